@@ -1,0 +1,149 @@
+"""``as_handler(tool)``: turn a registered tool into an aiohttp handler.
+
+Query strings arrive as strings (``take=5``, ``is_identifiable=true``, repeated ``field=K:V`` for
+list fields); path parameters and the JSON body are merged in; the input model validates all of
+it (a failure is 400 ``VALIDATION_ERROR``); the output model is dumped by alias.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+from pydantic import BaseModel
+
+from api.keys import CALLER, CONTEXT
+from api.middleware import PUBLIC_ATTR
+from tools._models import Binary, Upload
+from tools._registry import Tool, dump_output, parse_input
+from tools.errors import ServiceError
+
+JSON_BODY_LIMIT = 1024 * 1024
+UPLOAD_TYPES = {"image/jpeg", "image/jpg", "image/png", "image/webp", "image/heic", "image/heif",
+                "application/octet-stream"}
+
+
+def _is_list(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, set):
+        return True
+    return any(_is_list(a) for a in typing.get_args(annotation)) if origin is not None else False
+
+
+def _query_fields(model: type[BaseModel]) -> dict[str, bool]:
+    """Accepted query keys (field name and alias) -> whether the field takes a list."""
+    out: dict[str, bool] = {}
+    for name, f in model.model_fields.items():
+        is_list = _is_list(f.annotation)
+        out[name] = is_list
+        if f.alias:
+            out[f.alias] = is_list
+    return out
+
+
+async def read_json(request: web.Request) -> Any:
+    if request.content_length is not None and request.content_length > JSON_BODY_LIMIT:
+        raise ServiceError("PAYLOAD_TOO_LARGE", f"JSON body larger than {JSON_BODY_LIMIT} bytes")
+    raw = await _read_limited(request.content, JSON_BODY_LIMIT)
+    if not raw.strip():
+        raise ServiceError("VALIDATION_ERROR", "A JSON body is required")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ServiceError("VALIDATION_ERROR", "The request body is not valid JSON") from None
+
+
+async def _read_limited(stream: Any, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = await stream.read(64 * 1024) if hasattr(stream, "read") else b""
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            raise ServiceError("PAYLOAD_TOO_LARGE", f"Body larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_upload(request: web.Request, limit: int, field: str = "image") -> Upload:
+    """The uploaded file: multipart field ``image`` (any part with a file if unnamed) or a raw body."""
+    if request.content_length is not None and request.content_length > limit + 64 * 1024:
+        raise ServiceError("PAYLOAD_TOO_LARGE", f"Images are limited to {limit // (1024 * 1024)} MB")
+    ctype = (request.content_type or "").lower()
+    if ctype.startswith("multipart/"):
+        try:
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
+                if part.name == field or part.filename:
+                    data = await _read_part(part, limit)
+                    return Upload(data=data, content_type=part.headers.get("Content-Type"), filename=part.filename)
+                await part.release()
+        except ServiceError:
+            raise
+        except (ValueError, AssertionError, KeyError):
+            raise ServiceError("VALIDATION_ERROR", "Malformed multipart body") from None
+        raise ServiceError("VALIDATION_ERROR", f"Multipart field '{field}' is required")
+    if ctype and ctype not in UPLOAD_TYPES:
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE", f"Unsupported content type {ctype}; send JPEG, PNG, WebP or HEIC")
+    data = await _read_limited(request.content, limit)
+    if not data:
+        raise ServiceError("VALIDATION_ERROR", "An image is required (multipart field 'image' or a raw image body)")
+    return Upload(data=data, content_type=ctype or None)
+
+
+async def _read_part(part: BodyPartReader, limit: int) -> bytes:
+    chunks, size = [], 0
+    while True:
+        chunk = await part.read_chunk(64 * 1024)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            raise ServiceError("PAYLOAD_TOO_LARGE", f"Images are limited to {limit // (1024 * 1024)} MB")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def as_handler(t: Tool):
+    accepted = _query_fields(t.input_model)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        data: dict[str, Any] = {}
+        for key in set(request.query.keys()):
+            if key not in accepted:
+                continue
+            values = [v for v in request.query.getall(key) if v != ""]
+            if not values:
+                continue
+            data[key] = values if accepted[key] else values[-1]
+        if request.method in ("POST", "PUT", "PATCH"):
+            if t.body == "fields":
+                body = await read_json(request)
+                if not isinstance(body, dict):
+                    raise ServiceError("VALIDATION_ERROR", "The request body must be a JSON object")
+                data.update(body)
+            elif t.body == "field":
+                data[t.body_field or "body"] = await read_json(request)
+            elif t.body == "binary":
+                ctx = request.app[CONTEXT]
+                data[t.body_field or "image"] = await read_upload(request, ctx.settings.max_upload_bytes)
+        data.update(request.match_info)
+        ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
+        q = parse_input(t, data)
+        result = await t.fn(ctx, q)
+        if result is None:
+            return web.Response(status=204)
+        if isinstance(result, Binary):
+            return web.Response(body=result.content, content_type=result.content_type, headers=result.headers,
+                                status=t.status)
+        return web.json_response(dump_output(result), status=t.status)
+
+    handler.__name__ = t.name
+    setattr(handler, PUBLIC_ATTR, t.public)
+    return handler

@@ -1,0 +1,193 @@
+"""The ``cardwise`` command line.
+
+    cardwise serve [--host H] [--port P] [--no-migrate]   migrate, load reference data, serve
+    cardwise db upgrade | db current                      run / show migrations
+    cardwise keys create [--name N] | keys list | keys revoke ID
+    cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
+    cardwise openapi                                      print the OpenAPI document
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from api.settings import load_settings
+from store import migrations
+from store.db import create_engine, sessionmaker
+from store.importers import available as importers
+from store.queries import keys as key_queries
+
+# other packages' commands: name -> (configure(subparser), run(args) -> int)
+EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+async def _with_sessions(url: str, fn: Callable[[Any], Any]) -> Any:
+    engine = create_engine(url)
+    try:
+        return await fn(sessionmaker(engine))
+    finally:
+        await engine.dispose()
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    url = load_settings().database_url
+    if args.action == "upgrade":
+        migrations.upgrade(url)
+        print(f"database at {_safe(url)} is at {migrations.current(url)}")
+    else:
+        print(migrations.current(url) or "(empty)")
+    return 0
+
+
+def _safe(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    url = load_settings().database_url
+    migrations.upgrade(url)
+
+    async def run(sessions: Any) -> int:
+        async with sessions() as s, s.begin():
+            if args.action == "create":
+                row, plaintext = await key_queries.create(session=s, name=args.name)
+                if args.quiet:
+                    print(plaintext)
+                else:
+                    print(f"created key {row.id} ({row.name or 'unnamed'}); it is shown only once:")
+                    print(plaintext)
+                return 0
+            if args.action == "list":
+                for row in await key_queries.all_keys(session=s):
+                    state = f"revoked {row.revoked_at:%Y-%m-%d}" if row.revoked_at else "active"
+                    print(f"{row.id}  {row.prefix}…  {row.name or '-':20}  {state}")
+                return 0
+            try:
+                key_id = uuid.UUID(args.id)
+            except ValueError:
+                print(f"not a key id: {args.id}", file=sys.stderr)
+                return 2
+            row = await key_queries.revoke(session=s, key_id=key_id)
+            if row is None:
+                print(f"no key {args.id}", file=sys.stderr)
+                return 1
+            print(f"revoked {row.id}")
+            return 0
+
+    return asyncio.run(_with_sessions(url, run))
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    found = importers()
+    if args.name not in found:
+        print(f"unknown importer {args.name!r}; available: {', '.join(sorted(found))}", file=sys.stderr)
+        return 2
+    mod = found[args.name]
+    if getattr(mod, "NEEDS_SOURCE", True) and not args.source:
+        print(f"cardwise import {args.name} needs a SOURCE path or URL", file=sys.stderr)
+        return 2
+    url = load_settings().database_url
+    migrations.upgrade(url)
+    if args.if_empty and asyncio.run(_with_sessions(url, _catalog_has_cards)):
+        print(json.dumps({"importer": args.name, "skipped": "the catalog already has cards"}))
+        return 0
+    from store.importers._progress import Progress
+
+    def progress(label: str, total: int | None = None) -> Progress:
+        return Progress(label, total, enabled=not args.quiet)
+
+    counts = asyncio.run(_with_sessions(url, lambda s: mod.run(s, args.source, progress=progress)))
+    print(json.dumps({"importer": args.name, **(counts or {})}))
+    return 0
+
+
+async def _catalog_has_cards(sessions: Any) -> bool:
+    from sqlalchemy import select
+
+    from store.models import Card
+
+    async with sessions() as s:
+        return (await s.scalar(select(Card.id).limit(1))) is not None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
+    from api import logs
+    from api.app import create_app
+
+    settings = load_settings()
+    logs.configure(settings.log_level, settings.log_format)
+    if not args.no_migrate:
+        migrations.upgrade(settings.database_url)
+        mod = importers()["grades"]
+        asyncio.run(_with_sessions(settings.database_url, lambda s: mod.run(s, None)))
+    app = create_app(settings)
+    web.run_app(app, host=args.host or settings.host, port=args.port or settings.port, access_log=None,
+                print=lambda m: print(m, file=sys.stderr), shutdown_timeout=10)
+    return 0
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    from api.openapi import build_openapi
+
+    print(json.dumps(build_openapi(), indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardwise", description="Cardwise trading-card service")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="migrate, load reference data and serve the API")
+    s.add_argument("--host")
+    s.add_argument("--port", type=int)
+    s.add_argument("--no-migrate", action="store_true")
+    s.set_defaults(func=cmd_serve)
+
+    d = sub.add_parser("db", help="database migrations")
+    d.add_argument("action", choices=["upgrade", "current"])
+    d.set_defaults(func=cmd_db)
+
+    k = sub.add_parser("keys", help="API keys")
+    ksub = k.add_subparsers(dest="action", required=True)
+    kc = ksub.add_parser("create", help="create a key and print it once")
+    kc.add_argument("--name")
+    kc.add_argument("--quiet", action="store_true", help="print only the key")
+    ksub.add_parser("list", help="list keys (never the secrets)")
+    kr = ksub.add_parser("revoke", help="revoke a key by id")
+    kr.add_argument("id")
+    k.set_defaults(func=cmd_keys)
+
+    i = sub.add_parser("import", help="import data: " + ", ".join(sorted(importers())))
+    i.add_argument("name")
+    i.add_argument("source", nargs="?")
+    i.add_argument("--quiet", action="store_true", help="no progress bar")
+    i.add_argument("--if-empty", action="store_true", help="do nothing when the catalog already has cards")
+    i.set_defaults(func=cmd_import)
+
+    o = sub.add_parser("openapi", help="print the OpenAPI document")
+    o.set_defaults(func=cmd_openapi)
+
+    for name, (configure, run) in EXTRA_COMMANDS.items():
+        sp = sub.add_parser(name)
+        configure(sp)
+        sp.set_defaults(func=run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

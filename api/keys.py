@@ -1,0 +1,21 @@
+"""Typed keys for what the app and each request carry."""
+
+from __future__ import annotations
+
+from aiohttp import web
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tools.context import Caller, ToolContext
+from tools.settings import Settings
+
+SETTINGS = web.AppKey("settings", Settings)
+ENGINE = web.AppKey("engine", AsyncEngine)
+CONTEXT = web.AppKey("context", ToolContext)
+
+# request-scoped
+REQUEST_ID = web.RequestKey("request_id", str)
+CALLER = web.RequestKey("caller", Caller)
+
+
+def caller_of(request: web.Request) -> Caller | None:
+    return request.get(CALLER)

@@ -1,0 +1,125 @@
+"""Middlewares, outermost first: request id + access log, errors as JSON, API-key auth."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+import uuid
+
+from aiohttp import web
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from api.keys import CALLER, CONTEXT, REQUEST_ID
+from store.queries import keys as key_queries
+from tools.context import Caller
+from tools.errors import STATUS_BY_CODE, ServiceError
+
+log = logging.getLogger("cardwise.api")
+REQUEST_ID_HEADER = "X-Request-Id"
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+PUBLIC_ATTR = "__cardwise_public__"
+_CODE_BY_STATUS = {v: k for k, v in reversed(list(STATUS_BY_CODE.items()))}
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": message, "code": code}, status=status, headers=headers)
+
+
+@web.middleware
+async def request_context(request: web.Request, handler):
+    incoming = request.headers.get(REQUEST_ID_HEADER, "")
+    rid = incoming if _SAFE_ID.match(incoming) else uuid.uuid4().hex
+    request[REQUEST_ID] = rid
+    start = time.perf_counter()
+    status = 500
+    try:
+        resp = await handler(request)
+        status = resp.status
+        resp.headers[REQUEST_ID_HEADER] = rid
+        return resp
+    finally:
+        route = request.match_info.route.resource.canonical if request.match_info.route.resource else None
+        caller = request.get(CALLER)
+        log.info(
+            "request",
+            extra={
+                "request_id": rid,
+                "method": request.method,
+                "route": route,
+                "path": request.path,
+                "status": status,
+                "duration_ms": round((time.perf_counter() - start) * 1000, 2),
+                "key_id": str(caller.key_id) if caller else None,
+            },
+        )
+
+
+def _is_db_unavailable(exc: BaseException) -> bool:
+    if isinstance(exc, (PoolTimeout, OperationalError, InterfaceError, ConnectionError, OSError)):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+@web.middleware
+async def errors(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except ServiceError as exc:
+        headers = {"Retry-After": str(int(exc.retry_after + 0.999))} if exc.retry_after else None
+        return error_response(exc.status, exc.code, exc.message, headers)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        code = _CODE_BY_STATUS.get(exc.status, "NOT_FOUND" if exc.status == 404 else "VALIDATION_ERROR")
+        message = {404: "Not found", 405: f"Method {request.method} not allowed on {request.path}",
+                   413: "Request body too large"}.get(exc.status, exc.reason)
+        headers = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None
+        return error_response(exc.status, code, message, headers)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the one place that turns the unexpected into a 500
+        rid = request.get(REQUEST_ID)
+        if _is_db_unavailable(exc):
+            log.warning("database unavailable", extra={"request_id": rid, "error": repr(exc)})
+            return error_response(503, "SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly",
+                                  {"Retry-After": "1"})
+        if isinstance(exc, asyncio.TimeoutError):
+            log.warning("timeout", extra={"request_id": rid})
+            return error_response(503, "SERVICE_UNAVAILABLE", "The service timed out; retry shortly")
+        log.exception("unhandled error", extra={"request_id": rid})
+        return error_response(500, "INTERNAL_ERROR", f"Internal error (request id {rid})")
+
+
+def presented_key(request: web.Request) -> str | None:
+    key = request.headers.get("X-API-Key")
+    if key:
+        return key.strip()
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None
+    return None
+
+
+def is_public(request: web.Request) -> bool:
+    info = request.match_info
+    if info.http_exception is not None:
+        return True  # unknown route / method: let the router answer 404/405
+    return bool(getattr(info.handler, PUBLIC_ATTR, False))
+
+
+@web.middleware
+async def auth(request: web.Request, handler):
+    key = presented_key(request)
+    if key:
+        ctx = request.app[CONTEXT]
+        async with ctx.sessions() as session:
+            row = await key_queries.find_active(session=session, plaintext=key)
+        if row is not None:
+            request[CALLER] = Caller(key_id=row.id, name=row.name)
+    if request.get(CALLER) is None and not is_public(request):
+        msg = "Missing API key: send it in the X-API-Key header" if not key else "Invalid or revoked API key"
+        raise ServiceError("UNAUTHORIZED", msg)
+    return await handler(request)

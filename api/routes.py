@@ -1,0 +1,108 @@
+"""The route table: every registered tool with an HTTP binding, plus the few raw routes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from sqlalchemy import text
+
+from api.adapter import as_handler
+from api.keys import CONTEXT
+from api.middleware import PUBLIC_ATTR
+from tools._registry import Tool, all_tools
+
+
+@dataclass(frozen=True)
+class RawRoute:
+    """A route that is not a tool (health, docs); described here for the OpenAPI document."""
+
+    method: str
+    path: str
+    handler: Any
+    summary: str
+    public: bool = False
+    response: dict[str, Any] | None = None
+    tags: tuple[str, ...] = ("service",)
+    content_type: str = "application/json"
+    in_openapi: bool = True
+
+
+def public(handler):
+    setattr(handler, PUBLIC_ATTR, True)
+    return handler
+
+
+@public
+async def health(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    db = "ok"
+    try:
+        async with ctx.sessions() as s:
+            await s.execute(text("SELECT 1"))
+    except Exception:  # noqa: BLE001 - health reports, it does not fail
+        db = "unavailable"
+    status = "ok" if db == "ok" else "degraded"
+    return web.json_response({"status": status, "timestamp": datetime.now(timezone.utc).isoformat(), "database": db},
+                             status=200 if db == "ok" else 503)
+
+
+async def health_auth(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok", "timestamp": datetime.now(timezone.utc).isoformat()})
+
+
+@public
+async def openapi_json(request: web.Request) -> web.Response:
+    from api.openapi import build_openapi
+
+    return web.json_response(build_openapi(request.app))
+
+
+DOCS_HTML = Path(__file__).with_name("docs.html")
+
+
+@public
+async def docs(request: web.Request) -> web.Response:
+    return web.Response(text=DOCS_HTML.read_text(encoding="utf-8"), content_type="text/html")
+
+
+_HEALTH_SCHEMA = {"type": "object", "required": ["status", "timestamp"],
+                  "properties": {"status": {"type": "string"}, "timestamp": {"type": "string"}}}
+
+RAW_ROUTES: list[RawRoute] = [
+    RawRoute("GET", "/health", health, "Liveness check (no key required)", public=True, response=_HEALTH_SCHEMA),
+    RawRoute("GET", "/health/auth", health_auth, "Validate the API key", response=_HEALTH_SCHEMA),
+    RawRoute("GET", "/openapi.json", openapi_json, "This OpenAPI document", public=True, in_openapi=False),
+    RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
+]
+
+EXTRA_RAW_ROUTES: list[RawRoute] = []  # other packages' raw routes (e.g. the agent's) are added by the app
+
+
+def _sort_key(path: str) -> tuple:
+    return tuple(1 if seg.startswith("{") else 0 for seg in path.strip("/").split("/")), path
+
+
+def tool_routes() -> list[Tool]:
+    return [t for t in all_tools() if t.method and t.path]
+
+
+def setup_routes(app: web.Application, raw: list[RawRoute]) -> None:
+    by_path: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+    for r in raw:
+        by_path[r.path].append((r.method, r.handler))
+    for t in tool_routes():
+        by_path[t.path].append((t.method, as_handler(t)))
+    for path in sorted(by_path, key=_sort_key):
+        resource = app.router.add_resource(path)
+        for method, handler in by_path[path]:
+            resource.add_route(method, handler)
+        alt = path[:-1] if path.endswith("/") and len(path) > 1 else path + "/"
+        if alt not in by_path:
+            alt_res = app.router.add_resource(alt)
+            for method, handler in by_path[path]:
+                alt_res.add_route(method, handler)

@@ -1,0 +1,53 @@
+"""The only module that reads the environment. Every variable, its default and meaning:
+
+| variable | default | meaning |
+|---|---|---|
+| CARDWISE_DATABASE_URL | sqlite+aiosqlite:///var/cardwise.sqlite3 | SQLAlchemy URL; `postgresql://user@host/db` uses asyncpg |
+| CARDWISE_HOST | 127.0.0.1 | address to listen on |
+| CARDWISE_PORT | 8080 | port to listen on |
+| CARDWISE_LOG_LEVEL | INFO | DEBUG, INFO, WARNING, ERROR |
+| CARDWISE_LOG_FORMAT | json | json (one object a line) or text |
+| CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again) |
+| CARDWISE_DB_TIMEOUT_S | 10 | connect/acquire timeout for the database |
+| CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
+| CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
+| CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
+| CARDWISE_LLM_API_KEY | (empty) | key for that endpoint |
+| CARDWISE_LLM_MODEL | cardwise-builtin | model name sent to that endpoint |
+| CARDWISE_LLM_TIMEOUT_S | 30 | per-request timeout to the model server |
+| CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from store.db import normalize_url
+from tools.settings import Settings
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    env = os.environ if environ is None else environ
+    base = Settings()
+
+    def get(name: str, default: object) -> str:
+        value = env.get(f"CARDWISE_{name}")
+        return str(default) if value is None or value == "" else value
+
+    return Settings(
+        database_url=normalize_url(get("DATABASE_URL", base.database_url)),
+        host=get("HOST", base.host),
+        port=int(get("PORT", base.port)),
+        log_level=get("LOG_LEVEL", base.log_level).upper(),
+        log_format=get("LOG_FORMAT", base.log_format),
+        db_pool_size=int(get("DB_POOL_SIZE", base.db_pool_size)),
+        db_timeout_s=float(get("DB_TIMEOUT_S", base.db_timeout_s)),
+        max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
+        feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
+        llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),
+        llm_api_key=env.get("CARDWISE_LLM_API_KEY", base.llm_api_key),
+        llm_model=get("LLM_MODEL", base.llm_model),
+        llm_timeout_s=float(get("LLM_TIMEOUT_S", base.llm_timeout_s)),
+        llm_max_retries=int(get("LLM_MAX_RETRIES", base.llm_max_retries)),
+    )

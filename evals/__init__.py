@@ -1,0 +1,1 @@
+"""Conversation eval suites and their runner (live, or replayed from vcrpy cassettes)."""

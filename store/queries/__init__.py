@@ -1,0 +1,1 @@
+"""Query functions: each takes a keyword-only ``session`` and never commits."""

@@ -1,0 +1,1 @@
+"""Reference data authored by the project (not imported from a third party)."""

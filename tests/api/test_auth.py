@@ -1,0 +1,63 @@
+"""Every route but /health, /v1/catalog/statistics (and the docs) needs a valid, unrevoked key."""
+
+from __future__ import annotations
+
+from store.queries import keys as key_queries
+
+
+async def test_missing_key_is_401_with_error_body(client):
+    resp = await client.get("/v1/grades/companies")
+    assert resp.status == 401
+    body = await resp.json()
+    assert body["code"] == "UNAUTHORIZED" and "X-API-Key" in body["error"]
+
+
+async def test_unknown_key_is_401(client):
+    resp = await client.get("/v1/grades/companies", headers={"X-API-Key": "cw_not-a-real-key"})
+    assert resp.status == 401
+    assert (await resp.json())["code"] == "UNAUTHORIZED"
+
+
+async def test_x_api_key_header_any_case(client, api_key):
+    for name in ("X-API-Key", "x-api-key", "X-Api-Key"):
+        resp = await client.get("/v1/grades/companies", headers={name: api_key[1]})
+        assert resp.status == 200, name
+
+
+async def test_bearer_authorization_accepted(client, api_key):
+    resp = await client.get("/v1/grades/companies", headers={"Authorization": f"Bearer {api_key[1]}"})
+    assert resp.status == 200
+    resp = await client.get("/v1/grades/companies", headers={"Authorization": f"Basic {api_key[1]}"})
+    assert resp.status == 401
+
+
+async def test_revoked_key_stops_working(client, sessions, api_key, auth):
+    assert (await client.get("/health/auth", headers=auth)).status == 200
+    async with sessions() as s, s.begin():
+        await key_queries.revoke(session=s, key_id=api_key[0])
+    resp = await client.get("/health/auth", headers=auth)
+    assert resp.status == 401
+    assert "revoked" in (await resp.json())["error"]
+
+
+async def test_public_routes_need_no_key(client):
+    health = await client.get("/health")
+    assert health.status == 200
+    body = await health.json()
+    assert body["status"] == "ok" and body["timestamp"]
+    assert (await client.get("/v1/catalog/statistics")).status == 200
+    assert (await client.get("/openapi.json")).status == 200
+
+
+async def test_health_auth_validates_key(client, auth):
+    assert (await client.get("/health/auth")).status == 401
+    resp = await client.get("/health/auth", headers=auth)
+    assert resp.status == 200
+    assert (await resp.json())["status"] == "ok"
+
+
+async def test_keys_are_stored_hashed(sessions, api_key):
+    async with sessions() as s:
+        rows = await key_queries.all_keys(session=s)
+    assert rows and all(api_key[1] not in (r.key_hash, r.prefix) for r in rows)
+    assert rows[0].key_hash == key_queries.hash_key(api_key[1])

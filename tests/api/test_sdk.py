@@ -1,0 +1,29 @@
+"""The official Python SDK (cardsightai) works against Cardwise unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+cardsightai = pytest.importorskip("cardsightai")
+
+
+@pytest.fixture
+async def sdk(client, api_key):
+    base = str(client.server.make_url("")).rstrip("/")
+    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
+        yield c
+
+
+async def test_sdk_reads_health_and_grades(sdk):
+    health = await sdk.health.get_health()
+    assert health.status == "ok"
+    auth = await sdk.health.get_health_authenticated()
+    assert auth.status == "ok"
+    companies = await sdk.grades.get_grading_companies()
+    names = {c.name for c in companies.companies}
+    assert "Professional Sports Authenticator" in names
+    psa = next(c for c in companies.companies if c.name == "Professional Sports Authenticator")
+    types = await sdk.grades.get_grading_types(company_id=psa.id)
+    card = next(t for t in types.types if t.name == "Card")
+    grades = await sdk.grades.get_grades(company_id=psa.id, type_id=card.id)
+    assert "10" in {g.grade for g in grades.grades}

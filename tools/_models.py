@@ -1,0 +1,170 @@
+"""Base models and reusable field types shared by every tool's input and output.
+
+``In``: input models forbid unknown fields and accept either the field name or its alias.
+``Out``: output models serialise by alias and *omit* ``None`` values (optional means absent; the
+official SDK crashes on some nulls) except for the fields named in ``__keep_none__``, which the
+published API requires as keys even when null.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+from pydantic.alias_generators import to_camel
+
+
+class In(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False)
+
+
+class CamelIn(In):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, alias_generator=to_camel)
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+    __keep_none__: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _omit_none(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        data = handler(self)
+        if not isinstance(data, dict):
+            return data
+        keep = set()
+        for name in self.__keep_none__:
+            f = type(self).model_fields.get(name)
+            keep.add(name)
+            if f is not None and f.alias:
+                keep.add(f.alias)
+        return {k: v for k, v in data.items() if v is not None or k in keep}
+
+
+class CamelOut(Out):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, alias_generator=to_camel)
+
+
+# --------------------------------------------------------------------------- field types
+_UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+_UUID_ANY_RE = re.compile(
+    r"^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
+    r"|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$"
+)
+
+
+def _uuid_str(value: Any) -> str:
+    if not isinstance(value, str):
+        value = str(value)
+    if not _UUID_RE.match(value):
+        raise ValueError("must be a UUID (versions 1-5, lowercase hex)")
+    return value
+
+
+def _uuid_collection_str(value: Any) -> str:
+    if not isinstance(value, str):
+        value = str(value)
+    if not _UUID_ANY_RE.match(value):
+        raise ValueError("must be a UUID (versions 1-8, nil or max)")
+    return value.lower()
+
+
+# A catalog identifier: a v1-5 lowercase UUID string.
+UUIDStr = Annotated[str, BeforeValidator(_uuid_str), Field(json_schema_extra={"format": "uuid"})]
+# A collection-input identifier: v1-8 any case, plus nil and max; normalised to lowercase.
+LooseUUIDStr = Annotated[str, BeforeValidator(_uuid_collection_str), Field(json_schema_extra={"format": "uuid"})]
+
+Take = Annotated[int, Field(ge=1, le=100, description="Page size, 1-100")]
+Skip = Annotated[int, Field(ge=0, le=2**53 - 1, description="Offset of the first result")]
+Count = Annotated[int, Field(ge=1, le=200, description="How many random results, 1-200")]
+Order = Literal["asc", "desc"]
+BoolStr = Literal["true", "false"]
+
+_YEAR_RE = re.compile(r"^\d{4}(?:-\d{2,4})?$")
+
+
+def _year(value: Any) -> str:
+    value = str(value)
+    if not _YEAR_RE.match(value):
+        raise ValueError("must be a year such as 2024 (a string)")
+    return value
+
+
+Year = Annotated[str, BeforeValidator(_year)]
+
+_MONEY_RE = re.compile(r"^\d{1,9}(?:\.\d{1,2})?$")
+
+
+def _money(value: Any) -> str:
+    if isinstance(value, bool):
+        raise ValueError("must be a USD amount such as '12.50'")
+    if isinstance(value, (int, float, Decimal)):
+        value = format(Decimal(str(value)), "f")
+    if not isinstance(value, str) or not _MONEY_RE.match(value):
+        raise ValueError("must be a non-negative USD amount with at most 2 decimals, e.g. '12.50'")
+    return value
+
+
+Money = Annotated[str, BeforeValidator(_money)]
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _date_str(value: Any) -> str:
+    from datetime import date
+
+    if not isinstance(value, str) or not _DATE_RE.match(value):
+        raise ValueError("must be a date YYYY-MM-DD")
+    date.fromisoformat(value)  # rejects 2024-02-30
+    return value
+
+
+DateStr = Annotated[str, AfterValidator(_date_str)]
+
+
+def cents_to_money(cents: int | None) -> str | None:
+    if cents is None:
+        return None
+    return f"{Decimal(cents) / 100:.2f}"
+
+
+def money_to_cents(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int((Decimal(value) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    except InvalidOperation as exc:  # pragma: no cover - guarded by Money
+        raise ValueError(str(exc)) from exc
+
+
+class ErrorBody(BaseModel):
+    """The body of every error response."""
+
+    error: str = Field(description="Human-readable message")
+    code: str = Field(description="Stable code for programmatic handling")
+
+
+class Binary(BaseModel):
+    """A binary result (an image, a zip). REST sends the bytes; it is never an agent tool's result."""
+
+    content: bytes
+    content_type: str
+    headers: dict[str, str] = {}
+
+
+class Upload(BaseModel):
+    """An uploaded file as a tool input field: the bytes plus the declared content type and name."""
+
+    data: bytes
+    content_type: str | None = None
+    filename: str | None = None

@@ -1,0 +1,51 @@
+"""``ToolContext``: what every tool receives first (sessions, the caller's identity, settings, clock)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tools.errors import ServiceError
+from tools.settings import Settings
+
+
+@dataclass(frozen=True)
+class Caller:
+    key_id: uuid.UUID
+    name: str | None = None
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class ToolContext:
+    sessions: async_sessionmaker[AsyncSession]
+    settings: Settings = field(default_factory=Settings)
+    caller: Caller | None = None
+    clock: Callable[[], datetime] = _utcnow
+    # long-lived services shared by tools (vision models, caches), keyed by name
+    services: dict[str, Any] = field(default_factory=dict)
+    # defaults the agent supplies from the query context (e.g. collectionId)
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One tool call = one transaction: committed on success, rolled back on any error."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    def key_id(self) -> uuid.UUID:
+        if self.caller is None:
+            raise ServiceError("UNAUTHORIZED", "An API key is required")
+        return self.caller.key_id
+
+    def with_caller(self, caller: Caller | None) -> "ToolContext":
+        return ToolContext(self.sessions, self.settings, caller, self.clock, self.services, dict(self.defaults))

@@ -1,0 +1,27 @@
+"""Settings as plain data. ``api/settings.py`` is the only code that reads the environment into it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = f"sqlite+aiosqlite:///{Path('var') / 'cardwise.sqlite3'}"
+    host: str = "127.0.0.1"
+    port: int = 8080
+    log_level: str = "INFO"
+    log_format: str = "json"  # json | text
+    db_pool_size: int = 10
+    db_timeout_s: float = 10.0
+    max_upload_bytes: int = 20 * 1024 * 1024
+    feedback_daily_limit: int = 50
+    feedback_duplicate_window_s: int = 3600
+    # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model
+    llm_base_url: str = ""
+    llm_api_key: str = ""
+    llm_model: str = "cardwise-builtin"
+    llm_timeout_s: float = 30.0
+    llm_max_retries: int = 4
+    extra: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""Pure image code: decoding, card localisation, OCR and matching features. No HTTP, no database."""
