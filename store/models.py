@@ -236,6 +236,28 @@ class PriceRecord(UUIDPk, Base):
     synthetic: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class CardPrice(UUIDPk, Base):
+    """The current price of a card in one condition, materialised from ``price_record``.
+
+    One row per (card, parallel or base, grade or raw). ``price_key`` is ``raw`` or
+    ``<company abbreviation lowercase>-<grade value>`` (``psa-10``, ``bgs-9.5``). The catalog's
+    ``prices`` object and the collection analytics both read these rows, so they always agree.
+    The market-data code owns the refresh and documents the method (e.g. median of recent
+    completed sales).
+    """
+
+    __tablename__ = "card_price"
+    __table_args__ = (Index("ix_card_price_lookup", "card_id", "parallel_id", "grade_id"),)
+    card_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("card.id", ondelete=CASCADE))
+    parallel_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("parallel.id", ondelete=CASCADE))
+    grade_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("grade.id", ondelete=CASCADE))
+    price_key: Mapped[str] = mapped_column(String(40))
+    value_cents: Mapped[int] = mapped_column(Integer)
+    sample_count: Mapped[int] = mapped_column(Integer, default=0)
+    as_of: Mapped[date | None] = mapped_column(Date)
+    synthetic: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 class MarketplaceListing(UUIDPk, Base):
     __tablename__ = "marketplace_listing"
     card_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("card.id", ondelete=CASCADE), index=True)

@@ -17,8 +17,8 @@ def load_all() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_") or mod.name in _INFRA:
             continue
         importlib.import_module(f"{__name__}.{mod.name}")
+    _loaded = True

@@ -2,7 +2,7 @@
 
 Revision ID: 0001_initial
 Revises: 
-Create Date: 2026-11-22 00:39:13.713381
+Create Date: 2026-11-22 00:45:33.858160
 """
 
 from __future__ import annotations
@@ -327,6 +327,24 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_card_image_card_id'), ['card_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_card_image_phash'), ['phash'], unique=False)
 
+    op.create_table('card_price',
+    sa.Column('card_id', sa.Uuid(), nullable=False),
+    sa.Column('parallel_id', sa.Uuid(), nullable=True),
+    sa.Column('grade_id', sa.Uuid(), nullable=True),
+    sa.Column('price_key', sa.String(length=40), nullable=False),
+    sa.Column('value_cents', sa.Integer(), nullable=False),
+    sa.Column('sample_count', sa.Integer(), nullable=False),
+    sa.Column('as_of', sa.Date(), nullable=True),
+    sa.Column('synthetic', sa.Boolean(), nullable=False),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.ForeignKeyConstraint(['card_id'], ['card.id'], name=op.f('fk_card_price_card_id_card'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['grade_id'], ['grade.id'], name=op.f('fk_card_price_grade_id_grade'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['parallel_id'], ['parallel.id'], name=op.f('fk_card_price_parallel_id_parallel'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_card_price'))
+    )
+    with op.batch_alter_table('card_price', schema=None) as batch_op:
+        batch_op.create_index('ix_card_price_lookup', ['card_id', 'parallel_id', 'grade_id'], unique=False)
+
     op.create_table('collection_card',
     sa.Column('collection_id', sa.Uuid(), nullable=False),
     sa.Column('card_id', sa.Uuid(), nullable=False),
@@ -508,6 +526,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_collection_card_card_id'))
 
     op.drop_table('collection_card')
+    with op.batch_alter_table('card_price', schema=None) as batch_op:
+        batch_op.drop_index('ix_card_price_lookup')
+
+    op.drop_table('card_price')
     with op.batch_alter_table('card_image', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_card_image_phash'))
         batch_op.drop_index(batch_op.f('ix_card_image_card_id'))
