@@ -35,7 +35,7 @@ GRADE_RE = re.compile(r"\b(psa|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*(black lab
                       r"(10|[1-9](?:\.5)?|auth(?:entic)?)\b")
 NUMBER_RE = re.compile(r"#\s*([a-z0-9][a-z0-9-]*)")
 SERIAL_RE = re.compile(r"(?:\d+\s*)?/\s*(\d+)\b")
-YEAR_RE = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+YEAR_RE = re.compile(r"(?<![/\d])(19[5-9]\d|20[0-4]\d)\b")
 MAX_NAME_WORDS = 6
 
 
