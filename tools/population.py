@@ -47,6 +47,7 @@ class CompanyPop(Out):
     last_synced_at: str
     total_population: int
     grading_types: list[GradingTypePop]
+    synthetic: bool | None = Field(None, description="true when this company's counts come from the seeded generator")
 
 
 class BasePop(Out):
@@ -137,8 +138,9 @@ def _companies(by_company: dict[uuid.UUID, Counts], structure: dict, synced: dic
     for cid in sorted(by_company, key=lambda c: (structure[c][0].sort_order, structure[c][0].name)):
         types = _types(structure[cid], by_company[cid])
         c = structure[cid][0]
-        out.append(CompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid)),
-                              total_population=sum(t.total_population for t in types), grading_types=types))
+        out.append(CompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid, (None,))[0]),
+                              total_population=sum(t.total_population for t in types), grading_types=types,
+                              synthetic=True if synced.get(cid, (None, False))[1] else None))
     return out
 
 
@@ -233,7 +235,8 @@ async def population_release(ctx: ToolContext, query: ReleasePopQuery) -> Releas
                                              total_population=sum(t.total_population for t in types), grading_types=types))
         types = _types(structure[cid], merged)
         c = structure[cid][0]
-        out.append(ReleaseCompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid)),
+        out.append(ReleaseCompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid, (None,))[0]),
+                                     synthetic=True if synced.get(cid, (None, False))[1] else None,
                                      total_population=sum(t.total_population for t in types), grading_types=types,
                                      sets=set_entries))
     return ReleasePopulation(release_id=str(rel.id), release_name=rel.name, grading_companies=out)

@@ -84,9 +84,10 @@ async def company_structure(
     return out
 
 
-async def sync_times(*, session: AsyncSession) -> dict[uuid.UUID, datetime]:
-    rows = (await session.execute(select(PopulationSync.company_id, PopulationSync.last_synced_at))).all()
-    return {r[0]: r[1] for r in rows}
+async def sync_times(*, session: AsyncSession) -> dict[uuid.UUID, tuple[datetime, bool]]:
+    """company id -> (last_synced_at, synthetic)."""
+    stmt = select(PopulationSync.company_id, PopulationSync.last_synced_at, PopulationSync.synthetic)
+    return {r[0]: (r[1], bool(r[2])) for r in (await session.execute(stmt)).all()}
 
 
 async def confirmed_links(

@@ -120,6 +120,7 @@ async def test_synthetic_listings_are_marked_and_matched(sessions):
     async with sessions() as s:
         rows = (await s.scalars(select(MarketplaceListing))).all()
     assert all(r.synthetic and r.source.endswith("(synthetic)") for r in rows)
+    # (the API marks such records with "synthetic": true, see test_market_sdk)
     assert sum(1 for r in rows if r.card_id) >= len(rows) * 0.8
 
 

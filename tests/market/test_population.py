@@ -179,3 +179,10 @@ async def test_synthetic_generator_is_plausible_and_marked(sessions):
     assert par < base
     again = await population_synthetic.run(sessions, "50")
     assert again["counts"] == counts["counts"]  # seeded: same output
+
+
+async def test_synthetic_reports_say_so(sessions, client, auth):
+    cat = await seed_catalog(sessions)
+    await population_synthetic.run(sessions, "20")
+    body = await (await client.get(f"/v1/population/set/{cat.sets['chrome'].id}", headers=auth)).json()
+    assert body["grading_companies"] and all(c["synthetic"] is True for c in body["grading_companies"])

@@ -58,7 +58,7 @@ async def test_card_history_raw_and_graded_sections(client, auth, priced):
     assert {x.get("parallel_name") for x in ten["records"]} == {None, "Gold Refractor"}
     assert body["meta"]["total_records"] == 6 and body["query"]["as_of_date"]
     assert {s["source"] for s in body["meta"]["sources"]} == {"eBay", "COMC"}
-    assert "messages" not in body
+    assert "messages" not in body and "synthetic" not in body["raw"]["records"][0]
 
 
 async def test_filters_period_type_parallel_grade_limit(client, auth, priced):
@@ -176,14 +176,18 @@ async def test_refresh_median_of_recent_sales_with_fixed_fallback(sessions, pric
     assert skenes.value_cents == 4000 and skenes.price_key == "raw"
 
 
-async def test_synthetic_prices_are_marked(sessions):
-    await seed_catalog(sessions)
+async def test_synthetic_prices_are_marked(sessions, client, auth):
+    cat = await seed_catalog(sessions)
     counts = await prices_synthetic.run(sessions, "3")
     assert counts["records"] > 0 and counts["synthetic"] == 1
     async with sessions() as s:
         rows = (await s.scalars(select(PriceRecord))).all()
         prices = (await s.scalars(select(CardPrice))).all()
     assert all(r.synthetic for r in rows) and prices and all(p.synthetic for p in prices)
+    body = await (await client.get(f"/v1/pricing/{rows[0].card_id}", headers=auth)).json()
+    shown = body["raw"]["records"] + [x for c in body["graded"] for g in c["grades"] for x in g["records"]]
+    assert shown and all(x["synthetic"] is True and x["source"] == "eBay (synthetic)" for x in shown)
+    assert cat.cards["charizard"].id not in {r.card_id for r in rows}  # sports cards only
 
 
 def test_psa_file_names_parse():
