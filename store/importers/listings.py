@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers.grades import load as load_grades
 from store.matching import TitleMatcher
 from store.models import MarketplaceListing
 
@@ -94,4 +95,5 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
         with path.open(newline="") as fh:
             rows, synthetic = list(csv.DictReader(fh)), False
     async with sessions() as s, s.begin():
+        await load_grades(s)
         return await store_listings(s, rows, synthetic=synthetic)

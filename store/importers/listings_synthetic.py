@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from store.importers._synthetic_market import CONDITIONS, base_value, parallel_factor, sports_cards, title
+from store.importers.grades import load as load_grades
 from store.importers.listings import store_listings
 from store.matching import TitleMatcher
 
@@ -32,6 +33,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     now = datetime.now(timezone.utc)
     rows = []
     async with sessions() as s, s.begin():
+        await load_grades(s)
         for card, _cset, rel, pars in await sports_cards(s, int(source) if source else 200):
             value = base_value(rng)
             for p in pars[:3]:

@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers.grades import load as load_grades
 from store.models import Card, PopulationCount, PopulationSetLink, PopulationSync
 from store.reference import grades as ref
 
@@ -97,6 +98,8 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
     bar = progress("population", len(doc.get("counts", []))) if progress else None
     async with sessions() as s, s.begin():
         from store.models import Grade
+
+        await load_grades(s)
 
         known_cards = set()
         companies: set[str] = set()

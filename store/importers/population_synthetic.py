@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers.grades import load as load_grades
 from store.importers.population import mark_synced, upsert_count, upsert_link
 from store.models import Card, CardSet, Parallel, ParallelCard
 from store.reference import grades as ref
@@ -52,6 +53,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     rng = random.Random(SEED)
     counts = {"cards": 0, "counts": 0, "links": 0}
     async with sessions() as s, s.begin():
+        await load_grades(s)
         cards = list((await s.scalars(select(Card).where(Card.variation_of.is_(None)).order_by(Card.id).limit(n))).all())
         set_ids = {c.set_id for c in cards}
         pars: dict[Any, list[Parallel]] = {}

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from store.importers._synthetic_market import CONDITIONS, base_value, grade_id, parallel_factor, sports_cards, title
+from store.importers.grades import load as load_grades
 from store.models import PriceRecord
 from store.queries.pricing import refresh_prices
 
@@ -33,6 +34,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     today = today or date.today()
     counts = {"cards": 0, "records": 0, "prices": 0, "synthetic": 1}
     async with sessions() as s, s.begin():
+        await load_grades(s)
         cards = await sports_cards(s, int(source) if source else 200)
         for card, _cset, rel, pars in cards:
             value = base_value(rng)

@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers.grades import load as load_grades
 from store.models import Card, CardSet, Parallel, PriceRecord, Release
 from store.queries.pricing import refresh_prices
 from store.reference import grades as ref
@@ -119,6 +120,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
         return resolved[stem]
 
     async with sessions() as s, s.begin():
+        await load_grades(s)
         for path in files:
             file_info, file_card, _ = await resolve(path.stem)
             if file_card is None:
