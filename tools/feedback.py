@@ -3,8 +3,8 @@
 Rules: the entity must exist (404; identification ids are the caller's own requests); message
 1-1000 characters; the same message about the same entity within one hour is 409; a key's 51st
 submission of a UTC day is 429 ``FEEDBACK_LIMIT_EXCEEDED``. Submissions of one key are
-serialised (an in-process lock per key, plus a PostgreSQL advisory lock across processes) so the
-cap and the duplicate window are exact under concurrency.
+serialised (an in-process lock per key, plus across processes a PostgreSQL advisory lock or, on
+SQLite, the write lock taken first) so the cap and the duplicate window are exact under concurrency.
 """
 
 from __future__ import annotations
@@ -94,11 +94,11 @@ async def _submit(ctx: ToolContext, entity_type: str, entity_id: uuid.UUID | Non
                   message: str) -> FeedbackResponse:
     key_id = ctx.key_id()
     async with _lock_for(key_id), ctx.transaction() as s:
+        await q.lock_key(session=s, key_id=key_id)
         if entity_id is not None and not await q.entity_exists(session=s, entity_type=entity_type,
                                                                entity_id=entity_id, key_id=key_id):
             raise not_found("Identification request" if entity_type == "identify" else entity_type.capitalize(),
                             entity_id)
-        await q.lock_key(session=s, key_id=key_id)
         now = ctx.clock()
         if await q.duplicate_exists(session=s, key_id=key_id, entity_type=entity_type, entity_id=entity_id,
                                     message=message, since=now - DUPLICATE_WINDOW):

@@ -263,7 +263,7 @@ def grade_ref(grade_id: uuid.UUID | None, info: dict) -> GradeRef | None:
 @tool("pricing_search", method="GET", path="/v1/pricing/search")
 async def pricing_search(ctx: ToolContext, query: SearchQuery) -> SearchResponse:
     """Search historical sales and asks by title words (no card id needed), most relevant first."""
-    end = as_of(query.as_of_date if hasattr(query, "as_of_date") else None, ctx.clock())
+    end = as_of(None, ctx.clock())
     async with ctx.transaction() as s:
         recs = await q.search(session=s, q=query.q, listing_type=query.listing_type,
                               start=window_start(end, period_days(query.period)), end=end, limit=query.limit)

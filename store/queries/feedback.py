@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
+    ApiKey,
     Card,
     CardSet,
     Feedback,
@@ -31,13 +32,17 @@ async def entity_exists(*, session: AsyncSession, entity_type: str, entity_id: u
 
 
 async def lock_key(*, session: AsyncSession, key_id: uuid.UUID) -> None:
-    """Serialise submissions of one key across processes (PostgreSQL advisory transaction lock).
+    """Serialise submissions of one key across processes; call first in the transaction.
 
-    On SQLite the caller holds an in-process per-key asyncio lock instead (SQLite has one writer).
+    PostgreSQL: an advisory transaction lock on the key. SQLite: a no-op write to the key's row
+    takes the database write lock before anything is read (``BEGIN IMMEDIATE`` semantics), so a
+    second process waits (busy timeout) and then reads the committed rows.
     """
     if session.bind.dialect.name == "postgresql":
         signed = int.from_bytes(key_id.bytes[:8], "big", signed=True)
         await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": signed})
+    else:
+        await session.execute(update(ApiKey).where(ApiKey.id == key_id).values(name=ApiKey.name))
 
 
 async def count_since(*, session: AsyncSession, key_id: uuid.UUID, since: datetime) -> int:

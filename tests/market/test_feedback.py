@@ -131,3 +131,30 @@ async def test_concurrent_duplicates_accept_exactly_one(client, auth, sessions):
 
     statuses = await asyncio.gather(*(one() for _ in range(20)))
     assert statuses.count(201) == 1 and statuses.count(409) == 19
+
+
+async def test_cap_is_exact_across_processes_without_the_in_process_lock(db_url, settings, api_key, monkeypatch):
+    """20 clients on separate engines (as separate server processes would be) and no shared asyncio lock."""
+    import tools.feedback as fb
+    from store.db import create_engine, sessionmaker
+    from tools.context import Caller, ToolContext
+
+    monkeypatch.setattr(fb, "_lock_for", lambda key_id: asyncio.Lock())
+    engines = [create_engine(db_url, pool_size=1) for _ in range(20)]
+    ctxs = [ToolContext(sessions=sessionmaker(e), settings=settings, caller=Caller(key_id=api_key[0])) for e in engines]
+    try:
+        for i in range(45):
+            await fb._submit(ctxs[0], "general", None, None, f"warm {i}")
+
+        async def one(i: int) -> str:
+            try:
+                await fb._submit(ctxs[i], "general", None, None, f"burst {i}")
+                return "ok"
+            except fb.ServiceError as exc:
+                return exc.code
+
+        results = await asyncio.gather(*(one(i) for i in range(20)))
+    finally:
+        for e in engines:
+            await e.dispose()
+    assert results.count("ok") == 5 and results.count("FEEDBACK_LIMIT_EXCEEDED") == 15
