@@ -1,5 +1,7 @@
 // The only module that talks to the server. The API key lives in sessionStorage (this tab only).
 
+import { releaseLabel } from './ui.js';
+
 const KEY = 'cardwise.apiKey';
 
 export class ApiError extends Error {
@@ -97,7 +99,7 @@ export async function card(id) {
 export function cardLabel(c) {
   if (!c) return 'Unknown card';
   const num = c.number ? ` #${c.number}` : '';
-  const where = [c.releaseYear, c.releaseName, c.setName].filter(Boolean).join(' · ');
+  const where = [releaseLabel(c.releaseYear, c.releaseName), c.setName].filter(Boolean).join(' · ');
   return `${c.name}${num}${where ? ` — ${where}` : ''}`;
 }
 

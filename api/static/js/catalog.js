@@ -2,7 +2,7 @@
 import { card as getCard, get, offers } from './api.js';
 import { addToCollectionControl } from './collections.js';
 import { priceChart } from './chart.js';
-import { bars, clear, errorBox, field, formValues, h, money, printRun, table } from './ui.js';
+import { bars, clear, errorBox, field, formValues, h, money, printRun, releaseLabel, table } from './ui.js';
 
 const FILTERS = ['name', 'number', 'year', 'min_year', 'max_year', 'manufacturer', 'releaseName', 'setName',
   'attributeShortName', 'sort', 'order'];
@@ -64,7 +64,7 @@ export async function cardView(root, id) {
     h('h1', {}, `${c.name}${c.number ? ` #${c.number}` : ''}`));
   const facts = h('dl', { class: 'facts' },
     h('dt', {}, 'Set'), h('dd', {}, c.setName),
-    h('dt', {}, 'Release'), h('dd', {}, [c.releaseYear, c.releaseName].filter(Boolean).join(' ') || '—'),
+    h('dt', {}, 'Release'), h('dd', {}, releaseLabel(c.releaseYear, c.releaseName) || '—'),
     c.description ? [h('dt', {}, 'Details'), h('dd', {}, c.description)] : null,
     (c.attributes || []).length ? [h('dt', {}, 'Attributes'), h('dd', {}, c.attributes.join(', '))] : null,
     c.numberedTo ? [h('dt', {}, 'Print run'), h('dd', {}, printRun(c.numberedTo))] : null,

@@ -1,6 +1,6 @@
 // Collections (cards, value, breakdown, set progress) and want lists.
 import * as api from './api.js';
-import { bars, busy, clear, errorBox, field, formValues, h, money, notify, pct, signed, table } from './ui.js';
+import { bars, busy, clear, errorBox, field, formValues, h, money, notify, pct, releaseLabel, signed, table } from './ui.js';
 
 export async function collectionsView(root) {
   root.append(h('h1', {}, 'Collections'));
@@ -113,8 +113,8 @@ function cardPicker(label, onPick) {
 
 export async function collectionView(root, id) {
   const col = await api.get(`/v1/collection/${id}`);
-  root.append(h('p', {}, h('a', { href: '#/collections' }, '← All collections')), h('h1', {}, col.name || 'Untitled collection'),
-    col.description ? h('p', { class: 'muted' }, col.description) : null);
+  root.append(h('p', {}, h('a', { href: '#/collections' }, '← All collections')), h('h1', {}, col.name || 'Untitled collection'));
+  if (col.description) root.append(h('p', { class: 'muted' }, col.description));
   const summary = h('section', { 'aria-labelledby': 'value-title' }, h('h2', { id: 'value-title' }, 'Value at a glance'));
   const cards = h('section', { class: 'panel', 'aria-labelledby': 'cards-title' });
   const breakdown = h('section', { class: 'panel', 'aria-labelledby': 'bd-title' });
@@ -236,7 +236,7 @@ async function progressPanel(panel, id) {
     const p = await api.get(`/v1/collection/${id}/set-progress`, { take: 20 });
     if (!p.sets.length) { panel.append(h('p', { class: 'muted' }, 'No sets started yet.')); return; }
     panel.append(h('p', { class: 'muted' }, `${p.summary.totalSets} set(s), ${p.summary.nearCompleteSets} nearly complete, ${p.summary.fullyCompleteSets} complete.`),
-      bars(p.sets.map((st) => ({ label: `${st.releaseYear} ${st.releaseName} ${st.setName}`, value: st.completionPercentage,
+      bars(p.sets.map((st) => ({ label: `${releaseLabel(st.releaseYear, st.releaseName)} ${st.setName}`, value: st.completionPercentage,
         text: `${st.ownedCards}/${st.totalCards} · ${pct(st.completionPercentage)}` })), { max: 100, label: 'Set completion' }));
   } catch (e) { panel.append(errorBox(e)); }
 }

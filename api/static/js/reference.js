@@ -47,7 +47,8 @@ function select(list, button) {
 }
 
 async function types(out, company) {
-  clear(out).append(h('h3', {}, company.name), company.description ? h('p', { class: 'muted' }, company.description) : null);
+  clear(out).append(h('h3', {}, company.name));
+  if (company.description) out.append(h('p', { class: 'muted' }, company.description));
   try {
     const page = await get(`/v1/grades/companies/${company.id}/types`);
     const typeList = h('ul', { class: 'chips', 'aria-label': `${company.name} grading types` });

@@ -91,6 +91,12 @@ export function signed(v, fmt = money) {
   return h('span', { class: n > 0 ? 'gain' : n < 0 ? 'loss' : '' }, `${n > 0 ? '+' : ''}${fmt(v)}`);
 }
 
+/** "2024 Topps Chrome" stays as is; "Base Set" from 1999 becomes "1999 Base Set". */
+export function releaseLabel(year, name) {
+  if (!name) return year || '';
+  return year && !String(name).startsWith(String(year)) ? `${year} ${name}` : name;
+}
+
 export function printRun(numberedTo) {
   return numberedTo ? `/${numberedTo}` : 'unlimited';
 }
