@@ -51,10 +51,22 @@ def main_text(driver) -> str:
     return driver.find_element(By.ID, "main").text
 
 
+def assert_accessible(driver) -> None:
+    """Every form control has a label, every image a text alternative, and the page one h1."""
+    unlabelled = driver.execute_script("""
+        return [...document.querySelectorAll('input, select, textarea')]
+          .filter((e) => !e.labels.length && !e.getAttribute('aria-label'))
+          .map((e) => e.outerHTML.slice(0, 120));""")
+    assert unlabelled == [], unlabelled
+    assert driver.execute_script("return [...document.images].filter((i) => !i.hasAttribute('alt')).length") == 0
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#main h1")) == 1
+
+
 # --------------------------------------------------------------------------- runs on every branch
 def test_sign_in_keeps_the_key_in_this_tab_only(browser, demo):
     hint = visible(browser, "#key-hint").text
     assert "cardwise keys create" in hint
+    assert_accessible(browser)
     assert not browser.find_element(By.ID, "nav").is_displayed()
     sign_in(browser, demo.api_key)
     assert browser.execute_script("return sessionStorage.getItem('cardwise.apiKey')") == demo.api_key
@@ -114,14 +126,16 @@ def test_browse_segments_and_grades(browser, demo):
         text_in(browser, "#main", "Pokemon")
         name = browser.find_element(By.CSS_SELECTOR, "form[aria-label='Filter segments'] input[name=name]")
         name.send_keys("poke", Keys.ENTER)
-        wait(browser, lambda d: "Baseball" not in d.find_element(By.CSS_SELECTOR, "#seg-title + form + div").text)
-        assert "Pokemon" in browser.find_element(By.CSS_SELECTOR, "#seg-title + form + div").text
+        text_in(browser, "#segments", "1 segment(s)")
+        assert "Pokemon" in browser.find_element(By.ID, "segments").text
+        assert "Baseball" not in browser.find_element(By.ID, "segments").text
     psa = wait(browser, EC.element_to_be_clickable((By.XPATH, "//ul[@aria-label='Grading companies']//button[text()='PSA']")))
     psa.send_keys(Keys.ENTER)  # keyboard works as well as a click
     assert psa.get_attribute("aria-pressed") == "true"
     text_in(browser, "#main", "Gem Mint")
     cells = [td.text for td in browser.find_elements(By.CSS_SELECTOR, "table[aria-label], table td")]
     assert "10" in cells
+    assert_accessible(browser)
 
 
 def test_pages_the_server_lacks_are_hidden_not_broken(browser, demo):
@@ -174,7 +188,7 @@ def test_search_and_open_a_card(browser, demo):
     browser.find_element(By.LINK_TEXT, "Catalog").click()
     visible(browser, "form[role=search] input[name=name]").send_keys("ohtani", Keys.ENTER)
     text_in(browser, "#results", "Shohei Ohtani")
-    browser.find_element(By.CSS_SELECTOR, "#results a").click()
+    browser.find_element(By.CSS_SELECTOR, f"#results a[href='#/card/{demo.ohtani_id}']").click()
     text_in(browser, "#main h1", "Shohei Ohtani #1")
     text_in(browser, "#main", "Gold Refractor")
     assert "/50" in main_text(browser) and "/1" in main_text(browser)
@@ -182,6 +196,7 @@ def test_search_and_open_a_card(browser, demo):
     visible(browser, "#hist-title ~ div svg[role=img]")
     text_in(browser, "#main", "Population by grade")
     text_in(browser, "#pop-title + div", "PSA")
+    assert_accessible(browser)
 
 
 @needs(*CATALOG, *COLLECTIONS, "POST /v1/identify/card")
@@ -204,6 +219,7 @@ def test_identify_a_photo_and_add_it_to_a_new_collection(browser, demo, tmp_path
     link.click()
     text_in(browser, "#main h1", "Identified in E2E")
     text_in(browser, "#cards-title + *", "Shohei Ohtani")
+    assert_accessible(browser)
 
 
 @needs(*CATALOG, *COLLECTIONS)
@@ -225,10 +241,10 @@ def test_the_collection_value_changes_when_a_card_is_added(browser, demo):
     # edit the entry: a buy price makes a gain appear
     browser.find_element(By.CSS_SELECTOR, "button[aria-label='Edit Charizard']").click()
     buy = visible(browser, "form[aria-label='Edit card'] input[name=buyPrice]")
-    buy.send_keys("200")
-    buy.submit()
+    buy.send_keys("200", Keys.ENTER)
     text_in(browser, "[data-metric=totalInvested] .value", "$200.00")
     text_in(browser, "[data-metric=totalUnrealizedGains] .value", "+$120.00")
+    assert_accessible(browser)
 
 
 @needs("POST /v1/ai/query")

@@ -12,7 +12,7 @@ export async function referenceView(root) {
 }
 
 function segments(panel) {
-  const out = h('div', { 'aria-live': 'polite' });
+  const out = h('div', { id: 'segments', 'aria-live': 'polite' });
   const form = h('form', { class: 'grid', role: 'search', 'aria-label': 'Filter segments' },
     field('Name', 'name'),
     field('Identifiable', 'is_identifiable', { type: 'select', options: [['', 'Any'], ['true', 'Yes'], ['false', 'No']] }),
