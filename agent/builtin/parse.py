@@ -31,6 +31,8 @@ psa bgs sgc cgc tag hga csg isa beckett gem mint exist exists existing total ove
 again also just only some more other else than then too very same new old day days week weeks month months
 catalog catalogue statistics stats segments segment categories category sports sport random upcoming calendar
 company companies grading types type scale scales checklist
+use uses used give gives given know knows need want like see looking think any anything something much
+where when why sure now let lets pls thanks thank hi hello hey ok okay yes no not
 """.split())
 ORDINALS = {"first": 1, "second": 2, "third": 3}
 

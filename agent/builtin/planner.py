@@ -181,7 +181,7 @@ def _collection(st: State) -> str | None:
 
 def variable(st: State, name: str) -> Any:
     e = st.ent
-    simple = {"name": " ".join(singular(w) for w in e.name.split()) if e.name else None, "number": e.number, "year": e.year, "company": e.company, "grade": e.grade,
+    simple = {"name": e.name, "number": e.number, "year": e.year, "company": e.company, "grade": e.grade,
               "period": e.period, "group_by": e.group_by or "release", "text": e.text[:1000],
               "query": e.card_query or e.text[:200],
               "release_name": " ".join(e.release_words) or e.name}
@@ -200,8 +200,8 @@ def variable(st: State, name: str) -> Any:
 
 
 PREDICATES = {
-    "has_name": lambda st: bool(st.ent.name),
-    "no_name": lambda st: not st.ent.name,
+    "has_name": lambda st: bool(st.ent.name and (st.ent.proper or st.ent.number)),
+    "no_name": lambda st: not (st.ent.name and (st.ent.proper or st.ent.number)),
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
     "no_cards": lambda st: (st.ok("cards") is not None and not st.ok("cards").get("cards")
@@ -243,7 +243,7 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
     """Record a done step's result or add it to ``pending``; a string is an early answer."""
     if step.when and not PREDICATES[step.when](st):
         return None
-    tool = next((t for t in step.tools if t in st.conv.tools), None)
+    tool = next((t for t in step.tools if t in st.conv.tools or st.conv.final), None)
     if tool is None:
         return None if step.optional else compose.unavailable(st, step.tools[0])
     for need in step.needs:
