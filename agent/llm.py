@@ -145,6 +145,9 @@ class OpenAILLM:
         self.sleep = sleep
         self.temperature = temperature
 
+    async def aclose(self) -> None:
+        await self.client.close()
+
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Completion:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
         if tools:
