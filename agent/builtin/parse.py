@@ -33,6 +33,8 @@ catalog catalogue statistics stats segments segment categories category sports s
 company companies grading types type scale scales checklist
 use uses used give gives given know knows need want like see looking think any anything something much
 where when why sure now let lets pls thanks thank hi hello hey ok okay yes no not
+break down compare explain describe check pull bring display return fetch count calculate summarize summarise
+tell show list sort rank order help exactly roughly approximately about around
 """.split())
 ORDINALS = {"first": 1, "second": 2, "third": 3}
 
