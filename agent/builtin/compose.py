@@ -284,23 +284,30 @@ def price(st: State) -> str | None:
     return f"Prices for {label}: " + "; ".join(out) + "."
 
 
+def _candle_value(candle: dict[str, Any]) -> float | None:
+    types = g(candle, "types", default=None)
+    if isinstance(types, dict) and types:
+        stats = types.get("auction") or types.get("both") or next(iter(types.values()))
+        return g(stats, "median", "mean", "close")
+    return g(candle, "median", "mean", "close", "price")
+
+
 def trend(st: State) -> str | None:
     r = st.ok("pricing_timeseries")
     if not r:
         return None
     label = card_label(_card(st))
-    series = g(r, "raw", "series", "candles", "data", default=[])
-    if isinstance(series, dict):
-        series = g(series, "candles", "series", "data", default=[])
-    points = [p for p in series if isinstance(p, dict)]
-    vals = [float(g(p, "median", "mean", "close", "price")) for p in points if g(p, "median", "mean", "close", "price")
-            is not None]
+    raw = g(r, "raw", default={})
+    candles = g(raw, "candles", default=[]) if isinstance(raw, dict) else raw
+    vals = [float(v) for v in (_candle_value(c) for c in candles if isinstance(c, dict)) if v is not None]
     if len(vals) < 2:
         return f"There isn't enough sales history for {label} to show a trend."
     change = (vals[-1] - vals[0]) / vals[0] * 100 if vals[0] else 0.0
     word = "up" if change > 1 else "down" if change < -1 else "flat"
+    interval = g(g(r, "query", default={}), "interval", default="")
+    unit = {"daily": "days", "weekly": "weeks", "monthly": "months"}.get(interval, "periods")
     return (f"{label} is trending {word}: median {usd(vals[0])} in the first period and {usd(vals[-1])} in the "
-            f"latest ({change:+.1f}%) over {len(vals)} periods.")
+            f"latest ({change:+.1f}%) over {len(vals)} {unit} with sales.")
 
 
 def marketplace(st: State) -> str | None:
@@ -394,9 +401,12 @@ def collection_cards(st: State) -> str | None:
     total = g(r, "total_count", default=len(cards))
     if not cards:
         return "Your collection has no cards yet."
-    names = "; ".join(g(c, "cardName", "name", default=None) or g(g(c, "card", default={}), "name", default=None)
-                      or str(c.get("cardId")) for c in cards[:10])
-    return f"Your collection has {total} card entries: {names}" + ("; ..." if total > 10 else "") + "."
+    text = f"Your collection has {total} card entr{'ies' if total != 1 else 'y'}"
+    groups = g(st.ok("collection_breakdown"), "groups", default=[])
+    if groups:
+        names = "; ".join(f"{g(x, 'groupKey', default='?')} ({g(x, 'cardCount', default=0)})" for x in groups[:10])
+        return text + f", by player: {names}" + ("; ..." if len(groups) > 10 else "") + "."
+    return text + "."
 
 
 def collections(st: State) -> str | None:

@@ -42,6 +42,12 @@ class CardIdQ(In):
     grading_company_id: UUIDStr | None = None
 
 
+class SeriesQ(In):
+    card_id: UUIDStr
+    interval: Literal["daily", "weekly", "monthly"]
+    periods: int | None = Field(None, ge=1, le=365)
+
+
 class PricingQ(In):
     card_id: UUIDStr
     period: str | None = None
@@ -174,11 +180,17 @@ async def pricing_card(ctx, q: PricingQ) -> dict[str, Any]:
             "graded": graded, "meta": {"total_records": 5}}
 
 
-async def pricing_timeseries(ctx, q: CardIdQ) -> dict[str, Any]:
+def _candle(start: str, median: float) -> dict[str, Any]:
+    stats = {"mean": median, "median": median, "high": median, "low": median, "open": median, "close": median,
+             "count": 2}
+    return {"period_start": start, "types": {"auction": stats}}
+
+
+async def pricing_timeseries(ctx, q: SeriesQ) -> dict[str, Any]:
     """Price candles of a card."""
-    return {"card": {"card_id": q.card_id}, "raw": [{"period": "2026-08", "median": 10.0},
-                                                     {"period": "2026-09", "median": 11.0},
-                                                     {"period": "2026-10", "median": 13.0}]}
+    return {"card": {"card_id": q.card_id}, "query": {"interval": q.interval, "periods": q.periods or 24},
+            "raw": {"candles": [_candle("2026-08-01", 10.0), _candle("2026-09-01", 11.0),
+                                _candle("2026-10-01", 13.0)], "totals": {}}, "graded": []}
 
 
 async def marketplace_card(ctx, q: MarketQ) -> dict[str, Any]:
@@ -225,8 +237,10 @@ async def collection_breakdown(ctx, q: BreakdownQ) -> dict[str, Any]:
     """Collection grouped by a dimension."""
     _check(q.collectionId)
     return {"summary": {"totalGroups": 2, "totalCards": 3, "totalQuantity": 4, "groupedBy": q.groupBy},
-            "groups": [{"groupKey": "1999", "cardCount": 2, "uniqueCardCount": 2, "totalCurrentValue": "262.50"},
-                       {"groupKey": "2024", "cardCount": 1, "uniqueCardCount": 1, "totalCurrentValue": "150.00"}],
+            "groups": [{"groupKey": "1999" if q.groupBy == "year" else "Charizard", "cardCount": 2,
+                        "uniqueCardCount": 2, "totalCurrentValue": "262.50"},
+                       {"groupKey": "2024" if q.groupBy == "year" else "Shohei Ohtani", "cardCount": 1,
+                        "uniqueCardCount": 1, "totalCurrentValue": "150.00"}],
             "pagination": {"total_count": 2, "skip": 0, "take": 20, "page": 1, "pages": 1}}
 
 
@@ -241,7 +255,8 @@ async def collection_set_progress(ctx, q: CollectionQ) -> dict[str, Any]:
 async def collection_cards_list(ctx, q: CollectionCardsQ) -> dict[str, Any]:
     """Cards in a collection."""
     _check(q.collectionId)
-    return {"cards": [{"id": str(uuid.uuid4()), "cardId": str(uuid.uuid4()), "cardName": "Charizard"}],
+    return {"cards": [{"id": str(uuid.uuid4()), "collectionId": q.collectionId, "cardId": str(uuid.uuid4()),
+                       "quantity": 2}],
             "total_count": 1, "skip": 0, "take": q.take}
 
 
@@ -262,7 +277,7 @@ async def feedback_general(ctx, q: GeneralFeedbackQ) -> dict[str, Any]:
 FAKES: dict[str, tuple[Any, type[BaseModel]]] = {
     "catalog_cards": (catalog_cards, CardsQ), "catalog_card": (catalog_card, IdQ),
     "population_card": (population_card, CardIdQ), "pricing_card": (pricing_card, PricingQ),
-    "pricing_timeseries": (pricing_timeseries, CardIdQ), "marketplace_card": (marketplace_card, MarketQ),
+    "pricing_timeseries": (pricing_timeseries, SeriesQ), "marketplace_card": (marketplace_card, MarketQ),
     "marketplace_search": (marketplace_search, MarketSearchQ), "collections_list": (collections_list, ListQ),
     "collection_analytics": (collection_analytics, CollectionQ),
     "collection_breakdown": (collection_breakdown, BreakdownQ),
