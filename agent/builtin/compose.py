@@ -276,7 +276,9 @@ def price(st: State) -> str | None:
         if key in prices:
             out.append(f"{key}: {usd(prices[key])}")
         else:
-            out.append(", ".join(f"{k} {usd(v)}" for k, v in prices.items()))
+            have = ", ".join(f"{k} {usd(v)}" for k, v in prices.items())
+            return f"I have no {e.company or ''} {e.grade or 'raw'} price for {label}; the catalog has {have}.".replace(
+                "no  ", "no ")
     if not out:
         if pr is None and st.ok("catalog_card") is None:
             return None
@@ -344,12 +346,22 @@ def collection_value(st: State) -> str | None:
         text += " There is no price data to value it yet."
     top = g(perf, "topValue")
     if top:
-        text += (f" Your top card is {g(top, 'cardName', default='?')} ({g(top, 'releaseYear', default='')} "
-                 f"{g(top, 'releaseName', default='')}".rstrip() + f") at {usd(g(top, 'currentValue'))}.")
+        text += f" Your top card is {_release_label(top, 'cardName')} at {usd(g(top, 'currentValue'))}."
     gain = g(perf, "topGainer")
     if gain:
         text += f" Top gainer: {g(gain, 'cardName', default='?')} ({usd(g(gain, 'gain'))})."
     return text
+
+
+def _release_label(item: dict[str, Any], name_key: str) -> str:
+    name, rel, year = g(item, name_key, default="?"), g(item, "releaseName", default=""), g(item, "releaseYear")
+    if year and not str(rel).startswith(str(year)):
+        rel = f"{year} {rel}".strip()
+    return f"{name} ({rel})" if rel else name
+
+
+def plural(n: Any, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def breakdown(st: State) -> str | None:
@@ -362,7 +374,7 @@ def breakdown(st: State) -> str | None:
         return "Your collection is empty, so there is nothing to break down."
     items = []
     for grp in groups[:8]:
-        s = f"{g(grp, 'groupKey', default='?')}: {g(grp, 'cardCount', default=0)} cards"
+        s = f"{g(grp, 'groupKey', default='?')}: {plural(g(grp, 'cardCount', default=0), 'card')}"
         if g(grp, "totalCurrentValue") is not None:
             s += f", {usd(grp['totalCurrentValue'])}"
         items.append(s)
@@ -380,6 +392,8 @@ def set_progress(st: State) -> str | None:
     items = []
     for s in sets[:5]:
         name = g(s, "setName", "name", default="?")
+        if g(s, "releaseName"):
+            name = f"{s['releaseName']} {name}"
         pct = g(s, "completionPercentage", "completion", "percentage", default=None)
         owned, total = g(s, "ownedCards", "owned", default=None), g(s, "totalCards", "total", default=None)
         bit = name
@@ -482,8 +496,9 @@ def sets_of_release(st: State) -> str | None:
 
 def feedback(st: State) -> str | None:
     r = st.ok("feedback_submit") or st.ok("feedback_general")
+    err = st.result("feedback_submit") or st.result("feedback_general")
     if not r:
-        return None
+        return f"Your feedback was not recorded: {err['error']}" if is_error(err) else None
     rec = g(r, "data", default={})
     return (f"Thanks, your feedback was recorded (id {g(rec, 'unique_id', 'id', default='n/a')}, status "
             f"{g(rec, 'status', default='not_reviewed')}).")
