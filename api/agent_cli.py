@@ -95,15 +95,45 @@ def run_eval(args: argparse.Namespace) -> int:
                     row, _ = await key_queries.create(session=s, name=EVAL_KEY_NAME)
                 has_cards = await _has_cards(s)
             ctx = ToolContext(sessions=sessions, settings=settings, caller=Caller(key_id=row.id, name=EVAL_KEY_NAME))
+            collection = await ensure_eval_collection(ctx) if has_cards else None
             llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay)
             report = await run_cases(cases, ctx, llm, mode=mode,
                                      cassettes=Path(args.cassettes) if args.cassettes else CASSETTES,
-                                     has=lambda need: need == "demo" and has_cards)
+                                     has=lambda need: (need == "demo" and has_cards) or (
+                                         need == "collections" and collection is not None),
+                                     values={"collection": collection})
             return 1 if report.failed else 0
         finally:
             await engine.dispose()
 
     return asyncio.run(main())
+
+
+EVAL_COLLECTION = "Cardwise eval"
+_COLLECTION_TOOLS = ("collections_list", "collector_create", "collection_create", "collection_cards_add",
+                     "catalog_cards")
+
+
+async def ensure_eval_collection(ctx: Any) -> str | None:
+    """The eval key's collection (created once: a Base Set Charizard and a 2024 Topps Chrome Ohtani #1)."""
+    from tools._registry import get_tool, invoke
+
+    if any(get_tool(n) is None for n in _COLLECTION_TOOLS):
+        return None
+    found = await invoke("collections_list", {"take": 100}, ctx)
+    for c in found.get("collections", []):
+        if c.get("name") == EVAL_COLLECTION:
+            return c["id"]
+    picks = []
+    for args in ({"name": "Charizard", "number": "4"}, {"name": "Shohei Ohtani", "number": "1", "year": "2024"}):
+        cards = (await invoke("catalog_cards", {**args, "take": 1}, ctx)).get("cards", [])
+        picks += [{"cardId": c["id"], "buyPrice": "100.00", "buyDate": "2026-01-15"} for c in cards]
+    if not picks:
+        return None
+    collector = await invoke("collector_create", {"name": EVAL_COLLECTION}, ctx)
+    collection = await invoke("collection_create", {"collectorId": collector["id"], "name": EVAL_COLLECTION}, ctx)
+    await invoke("collection_cards_add", {"collectionId": collection["id"], "items": picks}, ctx)
+    return collection["id"]
 
 
 async def _has_cards(session: Any) -> bool:

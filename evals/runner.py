@@ -18,7 +18,7 @@ from typing import Any
 
 from agent.llm import LLMClient
 from agent.loop import run_query
-from evals.suite import Case, Score, score
+from evals.suite import Case, Score, bind, score
 from tools._registry import get_tool
 from tools.context import ToolContext
 
@@ -84,7 +84,9 @@ def missing_tools(case: Case) -> list[str]:
 
 
 async def run_case(case: Case, ctx: ToolContext, llm: LLMClient, *, mode: str | None = None,
-                   cassettes: Path = CASSETTES, has: Callable[[str], bool] = lambda need: True) -> CaseResult:
+                   cassettes: Path = CASSETTES, has: Callable[[str], bool] = lambda need: True,
+                   values: dict[str, Any] | None = None) -> CaseResult:
+    case = bind(case, values or {})
     gaps = missing_tools(case)
     if gaps:
         return CaseResult(case, "skip", reason=f"needs tools not on this server: {', '.join(gaps)}")
@@ -165,10 +167,11 @@ class Report:
 
 async def run_cases(cases: Iterable[Case], ctx: ToolContext, llm: LLMClient, *, mode: str | None = None,
                     cassettes: Path = CASSETTES, has: Callable[[str], bool] = lambda need: True,
-                    echo: Callable[[str], None] | None = print) -> Report:
+                    values: dict[str, Any] | None = None, echo: Callable[[str], None] | None = print) -> Report:
+    """Run ``cases`` in order; ``values`` fills placeholders such as ``$collection``."""
     results = []
     for case in cases:
-        r = await run_case(case, ctx, llm, mode=mode, cassettes=cassettes, has=has)
+        r = await run_case(case, ctx, llm, mode=mode, cassettes=cassettes, has=has, values=values)
         results.append(r)
         if echo:
             echo(r.line())

@@ -51,6 +51,17 @@ class Case:
         return f"{self.suite}/{self.id}"
 
 
+def bind(case: Case, values: dict[str, Any]) -> Case:
+    """Replace ``$name`` placeholders (e.g. ``$collection``) in the context and expected arguments."""
+    from dataclasses import replace
+
+    def sub(v: Any) -> Any:
+        return values.get(v[1:], v) if isinstance(v, str) and v.startswith("$") else v
+
+    calls = [{**c, "args": {k: sub(v) for k, v in (c.get("args") or {}).items()}} for c in case.calls]
+    return replace(case, context={k: sub(v) for k, v in case.context.items()}, calls=calls)
+
+
 def load_suite(path: str | Path) -> list[Case]:
     path = Path(path)
     doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -210,7 +210,7 @@ async def marketplace_search(ctx, q: MarketSearchQ) -> dict[str, Any]:
 async def collections_list(ctx, q: ListQ) -> dict[str, Any]:
     """The caller's collections."""
     ctx.key_id()
-    return {"collections": [{"id": FAKE_COLLECTION, "collectorId": str(uuid.uuid4()), "name": "Main"}],
+    return {"collections": [{"id": FAKE_COLLECTION, "collectorId": str(uuid.uuid4()), "name": "Cardwise eval"}],
             "total_count": 1, "skip": 0, "take": q.take}
 
 

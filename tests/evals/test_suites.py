@@ -68,7 +68,8 @@ async def test_replay_fails_without_a_cassette(ctx, tmp_path):
 async def test_catalog_market_collection_suites_with_stand_in_tools(ctx, sessions, monkeypatch, suite):
     fakes.install(monkeypatch)
     await seed_catalog(sessions)
-    report = await run_cases(_cases(suite), ctx, make_llm(ctx.settings), echo=None)
+    report = await run_cases(_cases(suite), ctx, make_llm(ctx.settings), echo=None,
+                             values={"collection": fakes.FAKE_COLLECTION})
     assert [r.line() + " :: " + r.answer for r in report.results if r.status != "pass"] == []
 
 
