@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import compose
-from agent.builtin.intents import DETAILS, FOLLOW_UP, Intent, Step, by_name, match
+from agent.builtin.intents import DETAILS, FOLLOW_UP, Intent, Step, match
 from agent.builtin.parse import Entities, parse, singular
 
 _CONTEXT_ID = re.compile(r"-\s*collectionId:\s*([0-9A-Fa-f-]{36})")
