@@ -45,9 +45,17 @@ class CaseResult:
 
 
 def redact_request(request: Any) -> Any:
+    """Credentials out; the offered tool schemas out too (they are not matched on, see ``_chat_body``)."""
     for h in list(request.headers):
         if h.lower() in ("authorization", "api-key", "x-api-key", "openai-organization", "cookie"):
             request.headers[h] = "REDACTED"
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, TypeError):
+        return request
+    if isinstance(data, dict) and "tools" in data:
+        data["tools"] = f"({len(data['tools'])} tool schemas omitted)"
+        request.body = json.dumps(data).encode()
     return request
 
 
@@ -70,7 +78,10 @@ def _chat_body(r1: Any, r2: Any) -> None:
 
 
 def _vcr(mode: str, directory: Path):
-    import vcr
+    try:
+        import vcr
+    except ImportError:  # pragma: no cover - vcrpy comes with the test extra
+        raise SystemExit("--record/--replay need vcrpy: pip install -e '.[test]'") from None
 
     v = vcr.VCR(cassette_library_dir=str(directory), record_mode="all" if mode == "record" else "none",
                 match_on=["method", "path", "chat_body"], filter_headers=[("authorization", "REDACTED")],

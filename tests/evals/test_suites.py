@@ -88,3 +88,4 @@ def test_scoring_modes():
     assert not score(case, calls, "nothing", "answer").passed
     s = score(case, list(reversed(calls)), "10 Gem Mint 1 Poor", "answer")
     assert not s.tools_ok and s.precision == 1.0 and not s.right_tool
+
