@@ -74,9 +74,12 @@ async def test_catalog_market_collection_suites_with_stand_in_tools(ctx, session
 
 
 async def test_cases_are_skipped_when_their_tools_are_missing(ctx):
-    report = await run_cases(_cases("market")[:1], ctx, make_llm(ctx.settings), echo=None)
-    if report.skipped:  # before the market branch is merged
-        assert "population_card" in report.results[0].reason
+    from dataclasses import replace
+
+    case = replace(_cases("reference")[0], calls=[{"name": "no_such_tool"}])
+    report = await run_cases([case], ctx, make_llm(ctx.settings), echo=None)
+    assert report.skipped == 1 and "no_such_tool" in report.results[0].reason
+    assert report.summary_lines()[-1] == "0 passed, 0 failed"
 
 
 def test_scoring_modes():
