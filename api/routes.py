@@ -30,6 +30,8 @@ class RawRoute:
     tags: tuple[str, ...] = ("service",)
     content_type: str = "application/json"
     in_openapi: bool = True
+    request: dict[str, Any] | None = None          # JSON request body schema
+    error_statuses: tuple[int, ...] = ()           # documented error statuses beyond the defaults
 
 
 def public(handler):
@@ -107,6 +109,15 @@ RAW_ROUTES: list[RawRoute] = [
 ]
 
 EXTRA_RAW_ROUTES: list[RawRoute] = []  # other packages' raw routes (e.g. the agent's) are added by the app
+
+
+def _agent_routes() -> list[RawRoute]:
+    from api.agent_routes import raw_routes
+
+    return raw_routes()
+
+
+EXTRA_RAW_ROUTES.extend(_agent_routes())  # POST /v1/ai/query
 
 
 def _sort_key(path: str) -> tuple:
