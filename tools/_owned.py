@@ -1,0 +1,68 @@
+"""Helpers shared by the collection-area tools: load a caller's row or answer 404, shared models."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from pydantic import Field
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from store.models import Collection, Collector, WantList
+from store.queries import collections as q
+from tools._models import LooseUUIDStr, Money, Out, money_to_cents
+from tools.context import ToolContext
+from tools.errors import invalid, not_found
+
+# The largest amount an integer-cents column holds on both engines (PostgreSQL int4).
+MAX_CENTS = 2**31 - 1
+# Copies of one card in one entry; keeps value * quantity sums far from any overflow.
+MAX_QUANTITY = 1_000_000
+
+Quantity = Annotated[int, Field(ge=1, le=MAX_QUANTITY, strict=False, description="Number of copies, at least 1")]
+Name = Annotated[str, Field(max_length=200)]
+Description = Annotated[str, Field(max_length=5000)]
+
+
+def uid(value: str) -> uuid.UUID:
+    return uuid.UUID(value)
+
+
+def cents(value: str | None, field: str) -> int | None:
+    """Money string -> cents, rejecting amounts the database cannot hold."""
+    c = money_to_cents(value)
+    if c is not None and c > MAX_CENTS:
+        raise invalid(f"{field}: at most {MAX_CENTS / 100:.2f}")
+    return c
+
+
+async def collector_or_404(s: AsyncSession, ctx: ToolContext, collector_id: str) -> Collector:
+    row = await q.get_collector(session=s, key_id=ctx.key_id(), collector_id=uid(collector_id))
+    if row is None:
+        raise not_found("Collector", collector_id)
+    return row
+
+
+async def collection_or_404(s: AsyncSession, ctx: ToolContext, collection_id: str) -> Collection:
+    row = await q.get_collection(session=s, key_id=ctx.key_id(), collection_id=uid(collection_id))
+    if row is None:
+        raise not_found("Collection", collection_id)
+    return row
+
+
+async def list_or_404(s: AsyncSession, ctx: ToolContext, list_id: str) -> WantList:
+    row = await q.get_list(session=s, key_id=ctx.key_id(), list_id=uid(list_id))
+    if row is None:
+        raise not_found("List", list_id)
+    return row
+
+
+class BatchError(Out):
+    """One failed item of a batch: its position in the request, the card it named, why it failed."""
+
+    index: int
+    card_id: str = Field(alias="cardId")
+    error: str
+
+
+__all__ = ["BatchError", "LooseUUIDStr", "Money", "Quantity", "cents", "uid"]
