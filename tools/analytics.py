@@ -145,7 +145,7 @@ class BreakdownQuery(CollectionRef):
     skip: Skip = 0
     sort_by: Literal["count", "value", "roi", "percentage"] = Field("value", description="Group sort key")
     order: Order = "desc"
-    min_count: int | None = Field(None, ge=0, le=1_000_000_000, description="Only groups with at least this many entries")
+    min_count: float | None = Field(None, ge=0, le=1_000_000_000, description="Only groups with at least this many entries")
 
 
 class TopCard(CamelOut):
