@@ -105,11 +105,12 @@ async def collection_analytics(ctx: ToolContext, ref: CollectionRef) -> Analytic
     """Summarise a collection: counts, money invested, market value, realized/unrealized gains, ROI, top cards."""
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, ref.collection_id)
-        t = await aq.totals(session=s, collection_id=coll.id)
-        tops = await aq.top_entries(session=s, collection_id=coll.id)
+        await aq.tune(session=s)
+        t = await aq.totals(session=s, collection_id=coll.id, tops=True)
+        details = await aq.entry_details(session=s, entry_ids=[t["gainer"], t["top"]])
     entries = t["entries"] or 0
     graded = t["graded"] or 0
-    g, top = tops["gainer"], tops["top"]
+    g, top = details.get(t["gainer"]), details.get(t["top"])
     gainer = None
     if g is not None:
         card_id, name, rel, year, buy, unit, _qty = g
@@ -227,15 +228,25 @@ def _group_out(r: dict[str, Any], group_by: str, collection_qty: int) -> Group:
     )
 
 
+def _sum_groups(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("entries", "qty", "value", "invested", "realized", "realized_basis", "unrealized", "unrealized_basis"):
+        present = [r[key] for r in rows if r[key] is not None]
+        out[key] = sum(present) if present else None
+    return out
+
+
 @tool("collection_breakdown", method="GET", path="/v1/collection/{collectionId}/breakdown")
 async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown:
     """Break a collection down by release, year, grade, player or manufacturer: counts, value, ROI, top cards."""
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, q.collection_id)
-        t = await aq.totals(session=s, collection_id=coll.id)
-        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by, min_count=q.min_count)
+        await aq.tune(session=s)
+        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by)
+        t = _sum_groups(rows)  # the groups partition the collection, so their sums are its totals
         total_qty = t["qty"] or 0
-        pairs = [(r, _group_out(r, q.group_by, total_qty)) for r in rows]
+        pairs = [(r, _group_out(r, q.group_by, total_qty)) for r in rows
+                 if q.min_count is None or r["entries"] >= q.min_count]
 
         def metric(pair: tuple[dict[str, Any], Group]) -> float | None:
             r, g = pair
@@ -245,16 +256,12 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
         sign = -1 if q.order == "desc" else 1
         pairs.sort(key=lambda p: (metric(p) is None, sign * (metric(p) or 0), p[1].group_key, str(p[0]["gid"])))
         page = pairs[q.skip:q.skip + q.take]
-        tops = await aq.top_cards(session=s, collection_id=coll.id, group_by=q.group_by,
-                                  group_ids=[r["gid"] for r, _ in page])
-    by_gid: dict[Any, list[TopCard]] = {}
-    for gid, card_id, name, set_name, rel, year, qty, buy, unit in tops:
-        by_gid.setdefault(gid, []).append(TopCard(
-            card_id=str(card_id), card_name=name, set_name=set_name, release_name=rel, release_year=year or "",
-            quantity=int(qty), buy_price=cents_to_money(buy), current_value=cents_to_money(unit)))
     groups = []
     for r, g in page:
-        g.top_cards = by_gid.get(r["gid"], [])
+        g.top_cards = [TopCard(card_id=str(card_id), card_name=name, set_name=set_name, release_name=rel,
+                               release_year=year or "", quantity=qty, buy_price=cents_to_money(buy),
+                               current_value=cents_to_money(cur))
+                       for card_id, name, set_name, rel, year, qty, buy, cur in r["tops"]]
         groups.append(g)
     valued = [(r, g) for r, g in pairs if r["value"] is not None]
     best_value = max(valued, key=lambda p: (p[0]["value"], p[1].group_key), default=None)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from store.queries import analytics as aq
 from store.queries import set_progress as sq
 from tools._models import BoolStr, CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take, cents_to_money
 from tools._owned import collection_or_404, uid
@@ -101,6 +102,7 @@ async def collection_set_progress(ctx: ToolContext, q: ProgressQuery) -> Progres
     """Completion of every set the collection touches: owned/total base cards, cost and difficulty to finish."""
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, q.collection_id)
+        await aq.tune(session=s)
         sets = await sq.per_set(session=s, collection_id=coll.id)
         for row in sets:
             row["completion"] = completion(row["owned"], row["total"])
@@ -139,6 +141,7 @@ async def collection_set_progress_set(ctx: ToolContext, ref: SetRef) -> SetProgr
     """Completion of one set in the collection, with the full list of missing base cards."""
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, ref.collection_id)
+        await aq.tune(session=s)
         rows = await sq.per_set(session=s, collection_id=coll.id, set_id=uid(ref.set_id))
         if not rows:
             raise not_found("Set in this collection", ref.set_id)
@@ -170,6 +173,7 @@ async def collection_set_progress_parallel(ctx: ToolContext, ref: ParallelRef) -
     set_id = uid(ref.set_id)
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, ref.collection_id)
+        await aq.tune(session=s)
         if not await sq.set_in_collection(session=s, collection_id=coll.id, set_id=set_id):
             raise not_found("Set in this collection", ref.set_id)
         par = await sq.parallel(session=s, set_id=set_id, parallel_id=uid(ref.parallel_id))

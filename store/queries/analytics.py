@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Float, and_, case, cast, func, literal, null, or_, select
+from sqlalchemy import BigInteger, Float, String, and_, case, cast, func, literal, null, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -29,16 +29,28 @@ GroupBy = Literal["release", "year", "grade", "player", "manufacturer"]
 CC = CollectionCard
 
 
+async def tune(*, session: AsyncSession) -> None:
+    """Per-transaction planner settings for these aggregate reads.
+
+    PostgreSQL's JIT compiler kicks in on the cost estimates of a 10,000-entry collection and
+    spends far longer compiling than the query takes to run (1-2 s against ~30 ms), so it is off
+    for the current transaction only.
+    """
+    if session.bind.dialect.name == "postgresql":
+        await session.execute(text("SET LOCAL jit = off"))
+
+
 def unit_price(card_id: Any, parallel_id: Any, grade_id: Any) -> Any:
-    """Scalar subquery: the current price in cents of one copy in this condition (NULL if none)."""
+    """Scalar subquery: the current price in cents of one copy in this condition (NULL if none).
+
+    ``card_price`` holds one row per condition; should a duplicate slip in, the higher value counts.
+    """
     def same(col: Any, value: Any) -> Any:
         return col.is_(None) if value is None else col.is_not_distinct_from(value)
 
     return (
-        select(CardPrice.value_cents)
+        select(func.max(CardPrice.value_cents))
         .where(CardPrice.card_id == card_id, same(CardPrice.parallel_id, parallel_id), same(CardPrice.grade_id, grade_id))
-        .order_by(CardPrice.as_of.is_(None), CardPrice.as_of.desc(), CardPrice.id)
-        .limit(1)
         .scalar_subquery()
     )
 
@@ -55,6 +67,7 @@ def valued(collection_id: uuid.UUID) -> Any:
         )
         .where(CC.collection_id == collection_id)
         .cte("v")
+        .prefix_with("MATERIALIZED")  # price each entry once, however many aggregates read it
     )
 
 
@@ -86,7 +99,9 @@ def _num(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-async def totals(*, session: AsyncSession, collection_id: uuid.UUID) -> dict[str, Any]:
+async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool = False) -> dict[str, Any]:
+    """Collection-wide aggregates in one pass; with ``tops`` also the entry ids of the top gainer
+    (largest gain per copy over a positive buy price) and the top value (highest price per copy)."""
     v = valued(collection_id)
     cols = _money_columns(v)
     held = v.c.sold == 0
@@ -99,8 +114,19 @@ async def totals(*, session: AsyncSession, collection_id: uuid.UUID) -> dict[str
         "roi_sum": func.sum(case((roi_row, cast(exit_value - v.c.buy, Float) * 100.0 / v.c.buy))),
         "roi_n": func.sum(case((roi_row, 1), else_=0)),
     })
-    row = (await session.execute(select(*[c.label(k) for k, c in cols.items()]))).one()._mapping
-    out = {k: (float(row[k]) if k == "roi_sum" and row[k] is not None else _num(row[k])) for k in cols}
+    extra = []
+    if tops:
+        priced = and_(held, v.c.unit.is_not(None))
+        extra = [
+            select(v.c.id).where(priced, v.c.buy > 0)
+            .order_by((v.c.unit - v.c.buy).desc(), v.c.unit.desc(), v.c.id).limit(1).scalar_subquery().label("gainer"),
+            select(v.c.id).where(priced).order_by(v.c.unit.desc(), v.c.qty.desc(), v.c.id).limit(1)
+            .scalar_subquery().label("top"),
+        ]
+    row = (await session.execute(select(*[c.label(k) for k, c in cols.items()], *extra))).one()._mapping
+    out: dict[str, Any] = {k: (float(row[k]) if k == "roi_sum" and row[k] is not None else _num(row[k])) for k in cols}
+    if tops:
+        out["gainer"], out["top"] = row["gainer"], row["top"]
     return out
 
 
@@ -109,21 +135,16 @@ def _card_details(stmt: Any, card_id: Any) -> Any:
             .join(Release, Release.id == Card.release_id))
 
 
-async def top_entries(*, session: AsyncSession, collection_id: uuid.UUID) -> dict[str, Any]:
-    """The held entry with the largest gain per copy over a positive buy price, and the most valuable one."""
-    v = valued(collection_id)
-    base = select(v.c.card_id, Card.name, Release.name, Release.year, v.c.buy, v.c.unit, v.c.qty)
-    gainer = (await session.execute(
-        _card_details(base, v.c.card_id)
-        .where(v.c.sold == 0, v.c.unit.is_not(None), v.c.buy > 0)
-        .order_by((v.c.unit - v.c.buy).desc(), v.c.unit.desc(), v.c.id).limit(1)
-    )).first()
-    top = (await session.execute(
-        _card_details(base, v.c.card_id)
-        .where(v.c.sold == 0, v.c.unit.is_not(None))
-        .order_by(v.c.unit.desc(), v.c.qty.desc(), v.c.id).limit(1)
-    )).first()
-    return {"gainer": gainer, "top": top}
+async def entry_details(*, session: AsyncSession, entry_ids: list[uuid.UUID]) -> dict[uuid.UUID, Any]:
+    """entry id -> (card id, card name, release name, release year, buy cents, unit cents, quantity)."""
+    ids = [i for i in entry_ids if i is not None]
+    if not ids:
+        return {}
+    unit = unit_price(CC.card_id, CC.parallel_id, CC.grade_id)
+    rows = (await session.execute(_card_details(
+        select(CC.id, CC.card_id, Card.name, Release.name, Release.year, CC.buy_price_cents, unit, CC.quantity)
+        .select_from(CC), CC.card_id).where(CC.id.in_(ids)))).all()
+    return {r[0]: tuple(r[1:]) for r in rows}
 
 
 def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
@@ -141,8 +162,8 @@ def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
              (GradingCompany, GradingCompany.id == GradingType.company_id)])
 
 
-def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy) -> tuple[Any, Any, Any]:
-    """A CTE of valued entries carrying their group id and name."""
+def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy) -> Any:
+    """A CTE of valued entries carrying their group id, a never-null group key and the group name."""
     gid, gname, joins = group_columns(group_by)
     sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
     stmt = (
@@ -150,42 +171,46 @@ def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy) -> tuple[Any, A
                CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"),
                case((sold, 1), else_=0).label("sold"),
                unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
-               gid.label("gid"), gname.label("gname"))
+               gid.label("gid"), func.coalesce(cast(gid, String), "").label("gkey"), gname.label("gname"))
         .select_from(CC).join(Card, Card.id == CC.card_id).join(Release, Release.id == Card.release_id)
     )
     for model, on in joins:
         stmt = stmt.outerjoin(model, on)
-    v = stmt.where(CC.collection_id == collection_id).cte("g")
-    return v, v.c.gid, v.c.gname
+    return stmt.where(CC.collection_id == collection_id).cte("g").prefix_with("MATERIALIZED")
 
 
-async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, min_count: int | None
+async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, per_group: int = 5
                  ) -> list[dict[str, Any]]:
-    """One aggregate row per group (all groups; the caller sorts and pages them)."""
-    v, gid, gname = _grouped_source(collection_id, group_by)
+    """Every group's aggregates plus its top ``per_group`` entries, in one statement (one pricing pass).
+
+    Top entries: the most valuable held copy first, unpriced and sold entries last. Each returned row
+    is one top entry with its group's aggregates repeated; the caller folds them, sorts and pages.
+    """
+    v = _grouped_source(collection_id, group_by)
     cols = _money_columns(v)
-    stmt = select(gid.label("gid"), func.min(gname).label("gname"), *[c.label(k) for k, c in cols.items()]).group_by(gid)
-    if min_count:
-        stmt = stmt.having(func.count(v.c.id) >= min_count)
-    rows = (await session.execute(stmt)).all()
-    return [{"gid": r.gid, "gname": r.gname, **{k: _num(r._mapping[k]) for k in cols}} for r in rows]
-
-
-async def top_cards(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, group_ids: list[Any],
-                    per_group: int = 5) -> list[Any]:
-    """Up to ``per_group`` entries per listed group, most valuable copy first (unpriced and sold last)."""
-    if not group_ids:
-        return []
-    v, gid, _ = _grouped_source(collection_id, group_by)
+    agg = (select(v.c.gkey, v.c.gid, func.min(v.c.gname).label("gname"),
+                  *[c.label(k) for k, c in cols.items()]).group_by(v.c.gkey, v.c.gid).subquery("agg"))
     current = case((v.c.sold == 0, v.c.unit), else_=null())
     rank = func.row_number().over(
-        partition_by=gid, order_by=(current.is_(None), current.desc(), v.c.qty.desc(), v.c.id)).label("rn")
-    keys = [g for g in group_ids if g is not None]
-    cond = gid.in_(keys) if keys else literal(False)
-    if None in group_ids:
-        cond = or_(cond, gid.is_(None))
-    inner = (select(v.c.gid, v.c.card_id, v.c.qty, v.c.buy, current.label("unit"), rank).where(cond)).subquery()
-    stmt = (_card_details(select(inner.c.gid, inner.c.card_id, Card.name, CardSet.name, Release.name, Release.year,
-                                 inner.c.qty, inner.c.buy, inner.c.unit).select_from(inner), inner.c.card_id)
-            .where(inner.c.rn <= per_group).order_by(inner.c.gid, inner.c.rn))
-    return list((await session.execute(stmt)).all())
+        partition_by=v.c.gkey, order_by=(current.is_(None), current.desc(), v.c.qty.desc(), v.c.id)).label("rn")
+    ranked = select(v.c.gkey, v.c.card_id, v.c.qty, v.c.buy, current.label("cur"), rank).subquery("ranked")
+    stmt = (
+        select(agg, ranked.c.card_id.label("t_card"), ranked.c.qty.label("t_qty"), ranked.c.buy.label("t_buy"),
+               ranked.c.cur.label("t_cur"), Card.name.label("t_name"), CardSet.name.label("t_set"),
+               Release.name.label("t_release"), Release.year.label("t_year"))
+        .select_from(agg)
+        .join(ranked, and_(ranked.c.gkey == agg.c.gkey, ranked.c.rn <= per_group))
+        .join(Card, Card.id == ranked.c.card_id).join(CardSet, CardSet.id == Card.set_id)
+        .join(Release, Release.id == Card.release_id)
+        .order_by(agg.c.gkey, ranked.c.rn)
+    )
+    out: dict[str, dict[str, Any]] = {}
+    for r in (await session.execute(stmt)).all():
+        m = r._mapping
+        g = out.get(m["gkey"])
+        if g is None:
+            g = out[m["gkey"]] = {"gid": m["gid"], "gname": m["gname"], "tops": [],
+                                  **{k: _num(m[k]) for k in cols}}
+        g["tops"].append((m["t_card"], m["t_name"], m["t_set"], m["t_release"], m["t_year"], int(m["t_qty"]),
+                          m["t_buy"], m["t_cur"]))
+    return list(out.values())
