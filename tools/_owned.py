@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Collection, Collector, WantList
@@ -19,7 +19,14 @@ MAX_CENTS = 2**31 - 1
 # Copies of one card in one entry; keeps value * quantity sums far from any overflow.
 MAX_QUANTITY = 1_000_000
 
-Quantity = Annotated[int, Field(ge=1, le=MAX_QUANTITY, strict=False, description="Number of copies, at least 1")]
+def _not_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("must be a number of copies, not a boolean")
+    return value
+
+
+Quantity = Annotated[int, BeforeValidator(_not_bool),
+                     Field(ge=1, le=MAX_QUANTITY, description="Number of copies, at least 1")]
 Name = Annotated[str, Field(max_length=200)]
 Description = Annotated[str, Field(max_length=5000)]
 

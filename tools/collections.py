@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from datetime import date
 from typing import Annotated, Literal
@@ -18,6 +19,8 @@ from tools._refs import Ref, check_refs
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
+
+log = logging.getLogger("cardwise.collections")
 
 
 class Collection(CamelOut):
@@ -241,6 +244,8 @@ async def collection_cards_add(ctx: ToolContext, body: CardsAdd) -> CardsAddResu
             created.append(row)
         s.add_all(created)
         await s.flush()
+    log.info("collection cards added", extra={"collection": body.collection_id, "added": len(created),
+                                              "rejected": len(errors)})
     if single:
         return CardsAddResult(entry_out(created[0]))
     return CardsAddResult(CardsBatch(cards=[entry_out(r) for r in created], errors=errors or None))
