@@ -215,16 +215,22 @@ class Breakdown(CamelOut):
 _UNKNOWN = {"grade": "Raw"}
 
 
-def _group_out(r: dict[str, Any], group_by: str, collection_qty: int) -> Group:
+def _label(r: dict[str, Any], group_by: str) -> str:
+    return str(r["gname"]) if r["gname"] is not None else _UNKNOWN.get(group_by, "Unknown")
+
+
+def _group_out(r: dict[str, Any], group_by: str) -> Group:
     gid = r["gid"]
-    key = r["gname"] if r["gname"] is not None else _UNKNOWN.get(group_by, "Unknown")
     return Group(
-        group_key=str(key), group_id=str(gid) if gid is not None and group_by in ("release", "grade", "manufacturer")
+        group_key=r["key"], group_id=str(gid) if gid is not None and group_by in ("release", "grade", "manufacturer")
         else None, card_count=r["entries"], unique_card_count=r["unique"], total_quantity=r["qty"] or 0,
         total_buy_price=cents_to_money(r["invested"]), total_current_value=cents_to_money(r["value"]),
         total_sold_price=cents_to_money(r["sold_total"]), average_buy_price=avg_money(r["invested"], r["buy_qty"]),
-        average_current_value=avg_money(r["value"], r["value_qty"]), roi=overall_roi(r),
-        percentage_of_collection=pct(r["qty"] or 0, collection_qty) or 0.0,
+        average_current_value=avg_money(r["value"], r["value_qty"]), roi=r["roi"], percentage_of_collection=r["pct"],
+        top_cards=[TopCard(card_id=str(card_id), card_name=name, set_name=set_name, release_name=rel,
+                           release_year=year or "", quantity=qty, buy_price=cents_to_money(buy),
+                           current_value=cents_to_money(cur))
+                   for card_id, name, set_name, rel, year, qty, buy, cur in r["tops"]],
     )
 
 
@@ -245,37 +251,25 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
         rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by)
         t = _sum_groups(rows)  # the groups partition the collection, so their sums are its totals
         total_qty = t["qty"] or 0
-        pairs = [(r, _group_out(r, q.group_by, total_qty)) for r in rows
-                 if q.min_count is None or r["entries"] >= q.min_count]
-
-        def metric(pair: tuple[dict[str, Any], Group]) -> float | None:
-            r, g = pair
-            return {"count": g.card_count, "value": r["value"], "roi": g.roi,
-                    "percentage": g.percentage_of_collection}[q.sort_by]
-
-        sign = -1 if q.order == "desc" else 1
-        pairs.sort(key=lambda p: (metric(p) is None, sign * (metric(p) or 0), p[1].group_key, str(p[0]["gid"])))
-        page = pairs[q.skip:q.skip + q.take]
-    groups = []
-    for r, g in page:
-        g.top_cards = [TopCard(card_id=str(card_id), card_name=name, set_name=set_name, release_name=rel,
-                               release_year=year or "", quantity=qty, buy_price=cents_to_money(buy),
-                               current_value=cents_to_money(cur))
-                       for card_id, name, set_name, rel, year, qty, buy, cur in r["tops"]]
-        groups.append(g)
-    valued = [(r, g) for r, g in pairs if r["value"] is not None]
-    best_value = max(valued, key=lambda p: (p[0]["value"], p[1].group_key), default=None)
-    with_roi = [(r, g) for r, g in pairs if g.roi is not None]
-    best_roi = max(with_roi, key=lambda p: (p[1].roi, p[1].group_key), default=None)
-    total = len(pairs)
+    chosen = [r for r in rows if q.min_count is None or r["entries"] >= q.min_count]
+    for r in chosen:  # plain dicts: only the page becomes output models
+        r["key"], r["roi"] = _label(r, q.group_by), overall_roi(r)
+        r["pct"] = pct(r["qty"] or 0, total_qty) or 0.0
+    field = {"count": "entries", "value": "value", "roi": "roi", "percentage": "pct"}[q.sort_by]
+    sign = -1 if q.order == "desc" else 1
+    chosen.sort(key=lambda r: (r[field] is None, sign * (r[field] or 0), r["key"], str(r["gid"])))
+    groups = [_group_out(r, q.group_by) for r in chosen[q.skip:q.skip + q.take]]
+    best_value = max((r for r in chosen if r["value"] is not None), key=lambda r: (r["value"], r["key"]), default=None)
+    best_roi = max((r for r in chosen if r["roi"] is not None), key=lambda r: (r["roi"], r["key"]), default=None)
+    total = len(chosen)
     return Breakdown(
         summary=BreakdownSummary(
             total_groups=total, total_cards=t["entries"] or 0, total_quantity=total_qty, grouped_by=q.group_by,
             total_value=cents_to_money(t["value"]), total_invested=cents_to_money(t["invested"]),
             overall_roi=overall_roi(t),
-            most_valuable_group=NamedValue(name=best_value[1].group_key, value=cents_to_money(best_value[0]["value"]))
+            most_valuable_group=NamedValue(name=best_value["key"], value=cents_to_money(best_value["value"]))
             if best_value else None,
-            best_performing_group=NamedRoi(name=best_roi[1].group_key, roi=best_roi[1].roi) if best_roi else None),
+            best_performing_group=NamedRoi(name=best_roi["key"], roi=best_roi["roi"]) if best_roi else None),
         groups=groups,
         pagination=Pagination(total_count=total, skip=q.skip, take=q.take, page=q.skip // q.take + 1,
                               pages=math.ceil(total / q.take)),

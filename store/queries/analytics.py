@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Float, String, and_, case, cast, func, literal, null, or_, select, text
+from sqlalchemy import BigInteger, Float, Uuid, and_, case, cast, func, literal, null, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -162,16 +162,29 @@ def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
              (GradingCompany, GradingCompany.id == GradingType.company_id)])
 
 
-def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy) -> Any:
-    """A CTE of valued entries carrying their group id, a never-null group key and the group name."""
+_NIL = uuid.UUID(int=0)
+
+
+def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy, dialect: str) -> Any:
+    """A CTE of valued entries carrying their group id, a never-null group key and the group name.
+
+    The key keeps the id's type (uuids compare fast); text keys use byte order on PostgreSQL, which
+    sorts far faster than a locale collation and is all grouping needs.
+    """
     gid, gname, joins = group_columns(group_by)
+    if group_by in ("year", "player"):
+        gkey = func.coalesce(gid, "")
+        if dialect == "postgresql":
+            gkey = gkey.collate("C")
+    else:
+        gkey = func.coalesce(gid, literal(_NIL, Uuid))
     sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
     stmt = (
         select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
                CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"),
                case((sold, 1), else_=0).label("sold"),
                unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
-               gid.label("gid"), func.coalesce(cast(gid, String), "").label("gkey"), gname.label("gname"))
+               gid.label("gid"), gkey.label("gkey"), gname.label("gname"))
         .select_from(CC).join(Card, Card.id == CC.card_id).join(Release, Release.id == Card.release_id)
     )
     for model, on in joins:
@@ -186,7 +199,7 @@ async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: G
     Top entries: the most valuable held copy first, unpriced and sold entries last. Each returned row
     is one top entry with its group's aggregates repeated; the caller folds them, sorts and pages.
     """
-    v = _grouped_source(collection_id, group_by)
+    v = _grouped_source(collection_id, group_by, session.bind.dialect.name)
     cols = _money_columns(v)
     agg = (select(v.c.gkey, v.c.gid, func.min(v.c.gname).label("gname"),
                   *[c.label(k) for k, c in cols.items()]).group_by(v.c.gkey, v.c.gid).subquery("agg"))
