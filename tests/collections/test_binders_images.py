@@ -106,3 +106,16 @@ async def test_image_rejections_store_nothing(api, owned, cat, sessions, make_se
     st, err = await post(io.BytesIO(b"\xff" * (20 * 1024 * 1024 + 1)), "image/jpeg")
     assert st == 413 and err["code"] == "PAYLOAD_TOO_LARGE"
     assert await count_rows(sessions, CollectionCardImage) == 0
+
+
+async def test_heic_upload(api, owned, cat):
+    pytest.importorskip("pillow_heif")
+    _, e = await api.post(f"/v1/collection/{owned.cid}/cards", {"cardId": str(cat.cards["judge"].id)})
+    url = f"/v1/collection/{owned.cid}/cards/{e['id']}/image"
+    data = _image("HEIF", size=(64, 48))
+    resp = await api.client.post(url, data=data, headers={**api.headers, "Content-Type": "image/heic"})
+    assert resp.status == 200, await resp.text()
+    resp = await api.client.get(url, headers=api.headers)
+    assert resp.content_type == "image/heic" and await resp.read() == data
+    resp = await api.client.get(f"{url}/thumb", headers=api.headers)
+    assert resp.content_type == "image/jpeg"
