@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Collection, Collector, WantList
 from store.queries import collections as q
-from tools._models import LooseUUIDStr, Money, Out, money_to_cents
+from tools._models import Out, money_to_cents
 from tools.context import ToolContext
 from tools.errors import invalid, not_found
 
@@ -70,6 +70,3 @@ class BatchError(Out):
     index: int
     card_id: str = Field(alias="cardId")
     error: str
-
-
-__all__ = ["BatchError", "LooseUUIDStr", "Money", "Quantity", "cents", "uid"]

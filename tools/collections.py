@@ -12,7 +12,7 @@ from pydantic import Field, RootModel
 from store.models import Collection as CollectionRow
 from store.models import CollectionCard as EntryRow
 from store.queries import collections as q
-from tools._models import BoolStr, CamelIn, CamelOut, DateStr, In, LooseUUIDStr, Money, Order, Out, Skip, Take
+from tools._models import BoolStr, CamelIn, CamelOut, DateStr, LooseUUIDStr, Money, Order, Out, Skip, Take
 from tools._models import cents_to_money
 from tools._owned import BatchError, Description, Name, Quantity, cents, collection_or_404, collector_or_404, uid
 from tools._refs import Ref, check_refs

@@ -10,7 +10,7 @@ from pydantic import Field, RootModel
 from store.models import WantList as ListRow
 from store.models import WantListCard as ListCardRow
 from store.queries import collections as q
-from tools._models import CamelIn, CamelOut, In, LooseUUIDStr, Order, Out, Skip, Take
+from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take
 from tools._owned import BatchError, Description, Name, collector_or_404, list_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
