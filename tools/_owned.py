@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Collection, Collector, WantList
@@ -17,7 +17,7 @@ from tools.errors import invalid, not_found
 # The largest amount an integer-cents column holds on both engines (PostgreSQL int4).
 MAX_CENTS = 2**31 - 1
 # Copies of one card in one entry; keeps value * quantity sums far from any overflow.
-MAX_QUANTITY = 1_000_000
+MAX_QUANTITY = 100_000
 
 def _not_bool(value: object) -> object:
     if isinstance(value, bool):
@@ -27,8 +27,16 @@ def _not_bool(value: object) -> object:
 
 Quantity = Annotated[int, BeforeValidator(_not_bool),
                      Field(ge=1, le=MAX_QUANTITY, description="Number of copies, at least 1")]
-Name = Annotated[str, Field(max_length=200)]
-Description = Annotated[str, Field(max_length=5000)]
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+# Free text stored or searched: PostgreSQL text cannot hold NUL, so it is refused up front (400, not 500).
+Text = Annotated[str, AfterValidator(_no_nul)]
+Name = Annotated[str, AfterValidator(_no_nul), Field(max_length=200)]
+Description = Annotated[str, AfterValidator(_no_nul), Field(max_length=5000)]
 
 
 def uid(value: str) -> uuid.UUID:

@@ -11,7 +11,7 @@ from store.models import Binder as BinderRow
 from store.models import BinderCard as LinkRow
 from store.queries import collections as q
 from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take
-from tools._owned import Description, Name, collection_or_404, uid
+from tools._owned import Description, Name, Text, collection_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import conflict, not_found
@@ -45,7 +45,7 @@ class CollectionRef(CamelIn):
 class BindersQuery(CollectionRef):
     take: Take = 20
     skip: Skip = 0
-    name: str | None = Field(None, max_length=200, description="Partial, case-insensitive binder name")
+    name: Text | None = Field(None, max_length=200, description="Partial, case-insensitive binder name")
     sort: Literal["name"] | None = None
     order: Order = "asc"
 

@@ -14,7 +14,8 @@ from store.models import CollectionCard as EntryRow
 from store.queries import collections as q
 from tools._models import BoolStr, CamelIn, CamelOut, DateStr, LooseUUIDStr, Money, Order, Out, Skip, Take
 from tools._models import cents_to_money
-from tools._owned import BatchError, Description, Name, Quantity, cents, collection_or_404, collector_or_404, uid
+from tools._owned import (BatchError, Description, Name, Quantity, Text, cents, collection_or_404, collector_or_404,
+                          uid)
 from tools._refs import Ref, check_refs
 from tools._registry import tool
 from tools.context import ToolContext
@@ -70,7 +71,7 @@ class CollectionsQuery(CamelIn):
     take: Take = 20
     skip: Skip = 0
     collector_id: LooseUUIDStr | None = Field(None, description="Only this collector's collections")
-    name: str | None = Field(None, max_length=200, description="Partial, case-insensitive name")
+    name: Text | None = Field(None, max_length=200, description="Partial, case-insensitive name")
     sort: Literal["name"] | None = Field(None, description="Sort key: name")
     order: Order = "asc"
 

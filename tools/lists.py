@@ -11,7 +11,7 @@ from store.models import WantList as ListRow
 from store.models import WantListCard as ListCardRow
 from store.queries import collections as q
 from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take
-from tools._owned import BatchError, Description, Name, collector_or_404, list_or_404, uid
+from tools._owned import BatchError, Description, Name, Text, collector_or_404, list_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import conflict, not_found
@@ -42,7 +42,7 @@ class ListsQuery(CamelIn):
     take: Take = 20
     skip: Skip = 0
     collector_id: LooseUUIDStr | None = Field(None, description="Only this collector's lists")
-    name: str | None = Field(None, max_length=200, description="Partial, case-insensitive list name")
+    name: Text | None = Field(None, max_length=200, description="Partial, case-insensitive list name")
     sort: Literal["name"] | None = Field(None, description="Sort key: name")
     order: Order = "asc"
 

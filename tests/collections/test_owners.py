@@ -138,3 +138,15 @@ async def test_list_needs_own_collector(api, other_api, sessions):
     assert (await api.post("/v1/lists/", {"collectorId": theirs["id"]}))[0] == 404
     assert (await api.post("/v1/lists/", {"name": "x"}))[0] == 400
     assert await count_rows(sessions, WantList) == 0
+
+
+async def test_nul_characters_are_refused_not_500(api, owned, sessions):
+    for path, body in (("/v1/collectors/", {"name": "a\x00b"}),
+                       ("/v1/collection/", {"collectorId": owned.collector["id"], "description": "\x00"}),
+                       ("/v1/lists/", {"collectorId": owned.collector["id"], "name": "x\x00"}),
+                       (f"/v1/collection/{owned.cid}/binders", {"name": "\x00"})):
+        st, err = await api.post(path, body)
+        assert st == 400 and err["code"] == "VALIDATION_ERROR", path
+    for path in ("/v1/collection/", "/v1/lists/", f"/v1/collection/{owned.cid}/binders"):
+        assert (await api.get(path, name="a\x00"))[0] == 400
+    assert await count_rows(sessions, Collector) == 1
