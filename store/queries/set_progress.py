@@ -1,0 +1,124 @@
+"""Set completion of one collection, as aggregate SQL over the catalog's base cards.
+
+Base cards are the set's cards that are not variations (``variation_of IS NULL``). A base card is
+owned when the collection holds an unsold entry for it (any parallel, any grade). A set is "in the
+collection" when the collection holds an unsold entry for any card of it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import Float, and_, case, cast, func, literal, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from store.models import Card, CardSet, CollectionCard, Parallel, ParallelCard, Release
+from store.queries.analytics import unit_price
+
+CC = CollectionCard
+
+
+def _held(collection_id: uuid.UUID) -> Any:
+    return and_(CC.collection_id == collection_id,
+                or_(CC.sold_price_cents.is_(None), CC.sold_date.is_(None)))
+
+
+def _owned_cards(collection_id: uuid.UUID, parallel_id: uuid.UUID | None = None) -> Any:
+    stmt = select(CC.card_id.label("card_id")).where(_held(collection_id))
+    if parallel_id is not None:
+        stmt = stmt.where(CC.parallel_id == parallel_id)
+    return stmt.distinct().subquery("owned")
+
+
+def _sets_in_collection(collection_id: uuid.UUID) -> Any:
+    return select(Card.set_id).join(CC, CC.card_id == Card.id).where(_held(collection_id)).distinct()
+
+
+async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID | None = None
+                  ) -> list[dict[str, Any]]:
+    """Per set in the collection: totals, owned count, cost and scarcity of the missing base cards."""
+    owned = _owned_cards(collection_id)
+    price = unit_price(Card.id, None, None)
+    base = (
+        select(Card.set_id.label("set_id"), Card.id.label("card_id"), Card.numbered_to.label("numbered_to"),
+               owned.c.card_id.label("owned_id"), price.label("price"))
+        .outerjoin(owned, owned.c.card_id == Card.id)
+        .where(Card.variation_of.is_(None), Card.set_id.in_(_sets_in_collection(collection_id)))
+    )
+    if set_id is not None:
+        base = base.where(Card.set_id == set_id)
+    b = base.subquery("b")
+    missing = b.c.owned_id.is_(None)
+    agg = (
+        select(
+            b.c.set_id, func.count().label("total"),
+            func.sum(case((missing, 0), else_=1)).label("owned"),
+            func.sum(case((and_(missing, b.c.price.is_not(None)), b.c.price))).label("missing_cost"),
+            func.sum(case((and_(missing, b.c.price.is_not(None)), 1), else_=0)).label("missing_priced"),
+            func.sum(case((and_(missing, b.c.numbered_to.is_not(None)), 1), else_=0)).label("missing_numbered"),
+            func.avg(cast(b.c.price, Float)).label("avg_price"),
+        ).group_by(b.c.set_id).subquery("agg")
+    )
+    stmt = (select(agg, CardSet.name.label("set_name"), Release.name.label("release_name"),
+                   Release.year.label("release_year"))
+            .join(CardSet, CardSet.id == agg.c.set_id).join(Release, Release.id == CardSet.release_id))
+    rows = (await session.execute(stmt)).all()
+    out = []
+    for r in rows:
+        m = r._mapping
+        out.append({
+            "set_id": m["set_id"], "set_name": m["set_name"], "release_name": m["release_name"],
+            "release_year": m["release_year"], "total": int(m["total"]), "owned": int(m["owned"] or 0),
+            "missing_cost": None if m["missing_cost"] is None else int(m["missing_cost"]),
+            "missing_priced": int(m["missing_priced"] or 0), "missing_numbered": int(m["missing_numbered"] or 0),
+            "avg_price": None if m["avg_price"] is None else float(m["avg_price"]),
+        })
+    return out
+
+
+async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_ids: list[uuid.UUID]
+                        ) -> dict[uuid.UUID, list[uuid.UUID]]:
+    """The base cards of each listed set that the collection does not hold, in card-number order."""
+    if not set_ids:
+        return {}
+    owned = _owned_cards(collection_id)
+    rows = (await session.execute(
+        select(Card.set_id, Card.id).outerjoin(owned, owned.c.card_id == Card.id)
+        .where(Card.set_id.in_(set_ids), Card.variation_of.is_(None), owned.c.card_id.is_(None))
+        .order_by(Card.set_id, Card.number_sort, Card.number, Card.id)
+    )).all()
+    out: dict[uuid.UUID, list[uuid.UUID]] = {s: [] for s in set_ids}
+    for set_id, card_id in rows:
+        out[set_id].append(card_id)
+    return out
+
+
+async def set_in_collection(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID) -> bool:
+    found = await session.scalar(
+        select(literal(1)).select_from(CC).join(Card, Card.id == CC.card_id)
+        .where(_held(collection_id), Card.set_id == set_id).limit(1))
+    return found is not None
+
+
+async def parallel(*, session: AsyncSession, set_id: uuid.UUID, parallel_id: uuid.UUID) -> Parallel | None:
+    return await session.scalar(select(Parallel).where(Parallel.id == parallel_id, Parallel.set_id == set_id))
+
+
+async def set_header(*, session: AsyncSession, set_id: uuid.UUID) -> Any:
+    return (await session.execute(
+        select(CardSet.id, CardSet.name, Release.name, Release.year).join(Release, Release.id == CardSet.release_id)
+        .where(CardSet.id == set_id))).first()
+
+
+async def parallel_progress(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID,
+                            par: Parallel) -> tuple[int, int, list[uuid.UUID]]:
+    """(total, owned as this parallel, missing ids) over the base cards the parallel applies to."""
+    owned = _owned_cards(collection_id, par.id)
+    stmt = (select(Card.id, owned.c.card_id).outerjoin(owned, owned.c.card_id == Card.id)
+            .where(Card.set_id == set_id, Card.variation_of.is_(None)))
+    if par.is_partial:
+        stmt = stmt.where(Card.id.in_(select(ParallelCard.card_id).where(ParallelCard.parallel_id == par.id)))
+    rows = (await session.execute(stmt.order_by(Card.number_sort, Card.number, Card.id))).all()
+    missing = [r[0] for r in rows if r[1] is None]
+    return len(rows), len(rows) - len(missing), missing
