@@ -9,7 +9,7 @@ import time
 import uuid
 
 from aiohttp import web
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
@@ -80,6 +80,10 @@ async def errors(request: web.Request, handler):
         return error_response(exc.status, code, message, headers)
     except asyncio.CancelledError:
         raise
+    except IntegrityError:
+        # a concurrent write won a race on a unique constraint the tool had checked
+        log.info("integrity conflict", extra={"request_id": request.get(REQUEST_ID)})
+        return error_response(409, "CONFLICT", "The request conflicts with a concurrent change; it was not applied")
     except Exception as exc:  # noqa: BLE001 - the one place that turns the unexpected into a 500
         rid = request.get(REQUEST_ID)
         if _is_db_unavailable(exc):

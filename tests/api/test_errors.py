@@ -74,3 +74,15 @@ async def test_database_outage_is_503(client, auth, monkeypatch):
     assert resp.status == 503
     assert (await resp.json())["code"] == "SERVICE_UNAVAILABLE"
     assert resp.headers["Retry-After"] == "1"
+
+
+async def test_unique_constraint_race_is_409_not_500(client, auth, monkeypatch):
+    from sqlalchemy.exc import IntegrityError
+
+    async def race(**_):
+        raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
+
+    monkeypatch.setattr(grade_queries, "companies", race)
+    resp = await client.get("/v1/grades/companies", headers=auth)
+    assert resp.status == 409
+    assert (await resp.json())["code"] == "CONFLICT"

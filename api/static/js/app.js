@@ -122,11 +122,19 @@ async function render() {
   }
 }
 
-window.addEventListener('hashchange', () => { clearNotice(); render(); });
+// A notice that must survive the hash change it causes (clearing happens on every navigation).
+let pendingNotice = null;
+window.addEventListener('hashchange', () => {
+  clearNotice();
+  if (pendingNotice) { notify(pendingNotice, 'error'); pendingNotice = null; }
+  render();
+});
 window.addEventListener('cardwise:unauthorized', () => {
   session.key = null;
-  notify('Your API key was rejected (revoked or unknown). Sign in again.', 'error');
-  render();
+  const msg = 'Your API key was rejected (revoked or unknown). Sign in again.';
+  if (location.hash.startsWith('#/signin')) { notify(msg, 'error'); render(); return; }
+  pendingNotice = msg;
+  location.hash = '#/signin';
 });
 document.querySelector('.skip').addEventListener('click', (ev) => {
   ev.preventDefault(); // the hash is the router's; move focus instead
