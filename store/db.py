@@ -49,7 +49,8 @@ def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.
         max_overflow=pool_size,
         pool_pre_ping=True,
         pool_timeout=connect_timeout,
-        connect_args={"timeout": connect_timeout, "command_timeout": 30},
+        # JIT compilation costs seconds on analytic queries over small data; an OLTP service never wins from it
+        connect_args={"timeout": connect_timeout, "command_timeout": 30, "server_settings": {"jit": "off"}},
     )
 
 
