@@ -33,6 +33,8 @@ def _card_order(sort: str | None, order: str) -> list[Any]:
     col = {"name": func.lower(Card.name), "release": func.lower(Release.name), "set": func.lower(CardSet.name),
            "year": Release.year, "number": Card.number_sort}.get(sort or "name", Card.name)
     first = col.desc() if desc else col.asc()
+    if sort == "number":
+        first = first.nulls_last()
     tail = [Card.number_sort, Card.number, Card.id] if sort != "number" else [Card.number, Card.id]
     return [first, *tail]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import case, distinct, func, or_, select
+from sqlalchemy import case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -122,16 +122,16 @@ async def autocomplete(*, session: AsyncSession, kind: str, q: str, set_id: str 
                        manufacturer_id: str | None = None, year: str | None = None, limit: int = 10) -> list[str]:
     d = dialect_of(session)
     if kind == "segments":
-        stmt = select(distinct(Segment.name)).where(icontains(Segment.name, q)).order_by(Segment.name)
+        stmt = select(Segment.name).distinct().where(icontains(Segment.name, q)).order_by(Segment.name)
     elif kind == "manufacturers":
-        stmt = select(distinct(Manufacturer.name)).where(icontains(Manufacturer.name, q))
+        stmt = select(Manufacturer.name).distinct().where(icontains(Manufacturer.name, q))
         if segment_id:
             stmt = stmt.where(Manufacturer.id.in_(select(Release.manufacturer_id).where(
                 Release.segment_id == uuid.UUID(segment_id))))
         stmt = stmt.order_by(Manufacturer.name)
     else:
         col = {"cards": Card.name, "sets": CardSet.name, "releases": Release.name, "years": Release.year}[kind]
-        stmt = select(distinct(col))
+        stmt = select(col).distinct()
         if kind == "cards":
             stmt = stmt.join(Release, Release.id == Card.release_id)
         elif kind == "sets":

@@ -1,7 +1,7 @@
 """One ranked search across cards, sets, releases and parallels (``GET /v1/catalog/search``).
 
 Every word of the query must appear in the entity's name (index-backed partial match). Ranking:
-exact name 1.0, name starting with the query 0.8, otherwise 0.6, minus a small penalty for longer
+exact name 1.0 (matchKind "exact"), name starting with the query 0.8, otherwise 0.6 (both "fuzzy"), minus a small penalty for longer
 names, so "Charizard" ranks the card before "Charizard ex" and sets named after it.
 """
 
@@ -25,9 +25,9 @@ def _rank(name: str, q: str) -> tuple[float, str]:
     if n == t:
         base, kind = 1.0, "exact"
     elif n.startswith(t):
-        base, kind = 0.8, "prefix"
+        base, kind = 0.8, "fuzzy"
     else:
-        base, kind = 0.6, "contains"
+        base, kind = 0.6, "fuzzy"
     return round(base - min(0.19, max(0, len(n) - len(t)) * 0.005), 4), kind
 
 
