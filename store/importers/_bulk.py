@@ -1,7 +1,8 @@
 """Bulk upserts and shared lookups for the catalog importers.
 
-``upsert(session, Model, rows)`` sends ``INSERT ... ON CONFLICT (pk) DO UPDATE`` in batches sized
-under both drivers' bind-parameter limits (SQLite 32766, asyncpg 32767); rows whose values did
+``upsert(session, Model, rows)`` sends ``INSERT ... ON CONFLICT (pk) DO UPDATE`` as an executemany
+(one compiled statement; SQLAlchemy batches the rows into multi-row VALUES under the drivers'
+parameter limits); rows whose values did
 not change are left as they were (``WHERE`` on the update), so a re-import changes nothing.
 Association rows use ``DO NOTHING``. Segments, manufacturers, attributes and metadata fields are
 unique by name/key and may already exist with other ids (another importer, hand-made rows), so
@@ -22,11 +23,17 @@ from store.models import Attribute, Manufacturer, MetadataField, Segment
 
 # namespace of every id Cardwise derives (uuid5) where a source has none
 NS = uuid.UUID("6f1d4c52-8a7e-5b0e-9d1c-2a4b7e3f9c10")
-_MAX_PARAMS = 30000
 
 
 def derive_id(*parts: object) -> uuid.UUID:
     return uuid.uuid5(NS, "|".join(str(p) for p in parts))
+
+
+def clip(value: str | None, limit: int) -> str | None:
+    """Fit a source string into a column of ``limit`` characters (ellipsis when cut)."""
+    if value is None or len(value) <= limit:
+        return value
+    return value[: limit - 1] + "\u2026"
 
 
 def number_sort(number: str | None) -> int | None:
@@ -51,21 +58,20 @@ async def upsert(session: AsyncSession, model: Any, rows: Sequence[dict[str, Any
         return 0
     table = model.__table__
     cols = list(rows[0].keys())
-    step = max(1, _MAX_PARAMS // max(1, len(cols)))
-    for i in range(0, len(rows), step):
-        chunk = rows[i:i + step]
-        stmt = _insert(session, table).values(list(chunk))
-        if nothing:
+    stmt = _insert(session, table)
+    if nothing:
+        stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+    else:
+        upd = [c for c in cols if c not in keys and c != "created_at"]
+        if not upd:
             stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
         else:
-            upd = [c for c in cols if c not in keys and c != "created_at"]
-            if not upd:
-                stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
-            else:
-                changed = or_(*[table.c[c].is_distinct_from(stmt.excluded[c]) for c in upd])
-                stmt = stmt.on_conflict_do_update(index_elements=list(keys),
-                                                  set_={c: stmt.excluded[c] for c in upd}, where=changed)
-        await session.execute(stmt)
+            changed = or_(*[table.c[c].is_distinct_from(stmt.excluded[c]) for c in upd])
+            stmt = stmt.on_conflict_do_update(index_elements=list(keys),
+                                              set_={c: stmt.excluded[c] for c in upd}, where=changed)
+    # executemany: compiled once, sent by SQLAlchemy's "insertmanyvalues" in parameter-limited batches
+    for i in range(0, len(rows), 5000):
+        await session.execute(stmt, list(rows[i:i + 5000]))
     return len(rows)
 
 

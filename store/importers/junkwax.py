@@ -27,7 +27,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from store.importers._bulk import Lookups, derive_id, number_sort, upsert
+from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
 from store.models import Card, CardAttribute, CardSet, Parallel, ParallelCard, Release
 
 NAME = "junkwax"
@@ -100,7 +100,7 @@ class _Batch:
 
 
 def _parallel_row(set_id: uuid.UUID, p: dict[str, Any], *, partial: bool, order: int) -> dict[str, Any]:
-    name = str(p["name"]).strip()
+    name = clip(str(p["name"]).strip(), 300)
     num = p.get("numberedTo")
     desc = "; ".join(filter(None, ["; ".join(p.get("notes") or []), _odds(p.get("insertOdds"))])) or None
     kind = "partial" if partial else "set"
@@ -136,7 +136,7 @@ async def import_file(session, path: Path, look: Lookups, report) -> dict[str, i
         loc = f"{path}:sets[{si}]"
         try:
             set_id = uuid.UUID(s["uniqueId"])
-            set_rows.append({"id": set_id, "release_id": rel_id, "name": str(s["name"]).strip(),
+            set_rows.append({"id": set_id, "release_id": rel_id, "name": clip(str(s["name"]).strip(), 300),
                              "description": "; ".join(s.get("notes") or []) or None,
                              "pack_odds": _odds(s.get("insertOdds")), "is_identifiable": False})
         except Exception as exc:  # noqa: BLE001
@@ -173,13 +173,13 @@ async def import_file(session, path: Path, look: Lookups, report) -> dict[str, i
 async def _card(session, b: _Batch, look: Lookups, c: dict[str, Any], set_id: uuid.UUID, rel_id: uuid.UUID,
                 set_numbered: int | None, set_attrs: list[str], counts: dict[str, int]) -> None:
     card_id = uuid.UUID(c["uniqueId"])
-    name = str(c["name"]).strip()
+    name = clip(str(c["name"]).strip(), 300)
     if not name:
         raise ValueError("empty name")
     if card_id in b.ids:
         raise ValueError(f"duplicate uniqueId {card_id}")
     b.ids.add(card_id)
-    number = c.get("number") or None
+    number = clip(c.get("number") or None, 40)
     base = {"set_id": set_id, "release_id": rel_id, "name": name, "number": number,
             "number_sort": number_sort(number)}
     b.cards.append({**base, "id": card_id, "description": c.get("note"), "variation_of": None,
@@ -228,8 +228,13 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
         log.warning("bad record at %s: %s", location, message, extra={"location": location})
 
     for path in files:
-        async with sessions() as session, session.begin():
-            counts = await import_file(session, path, look, report)
+        try:
+            async with sessions() as session, session.begin():
+                counts = await import_file(session, path, look, report)
+        except Exception as exc:  # noqa: BLE001 - the file's rows roll back; the import goes on
+            report(str(path), f"could not store release: {exc!r}"[:500])
+            counts = {"bad_records": 1}
+            look = Lookups()  # ids created in the rolled-back transaction are gone
         for k, v in counts.items():
             totals[k] += v
         if bar:

@@ -22,7 +22,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from store.importers._bulk import Lookups, derive_id, number_sort, upsert
+from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
 from store.importers._jsonstream import iter_array
 from store.models import Card, CardSet, FieldValue, Parallel, ParallelCard, Release
 
@@ -101,6 +101,14 @@ async def _flush(sessions, buf: _SetBuffer) -> int:
     return len(pars)
 
 
+async def _safe_flush(sessions, buf: _SetBuffer, report) -> int:
+    try:
+        return await _flush(sessions, buf)
+    except Exception as exc:  # noqa: BLE001 - this set's cards roll back; the import goes on
+        report(f"set {buf.set_id}", f"could not store {len(buf.cards)} cards: {exc!r}"[:500])
+        return 0
+
+
 async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
     if not source:
         raise ValueError("tcgdex needs the path of the folder holding sets.json and cards.json")
@@ -169,13 +177,13 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
                 raise ValueError(f"unknown set {serie_dir}/{c['set']}")
             if buf is None or buf.set_id != set_id:
                 if buf is not None:
-                    counts["parallels"] += await _flush(sessions, buf)
+                    counts["parallels"] += await _safe_flush(sessions, buf, report)
                 buf = _SetBuffer(set_id)
-            number = str(c["localId"])
+            number = clip(str(c["localId"]), 40)
             card_id = derive_id("tcgdex", "card", set_id, number)
             if card_id in buf.ids:
                 raise ValueError(f"duplicate card number {number} in {c['set']}")
-            name = _en(c["name"])
+            name = clip(_en(c["name"]), 300)
             rarity = c.get("rarity") if isinstance(c.get("rarity"), str) else None
             types = " ".join(t for t in c.get("types") or [] if isinstance(t, str))
             desc = " ".join(filter(None, [types, c.get("category"), c.get("stage")])) or None
@@ -196,7 +204,7 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
         except Exception as exc:  # noqa: BLE001
             report(loc, f"bad card: {exc!r}")
     if buf is not None:
-        counts["parallels"] += await _flush(sessions, buf)
+        counts["parallels"] += await _safe_flush(sessions, buf, report)
     if bar:
         bar.close()
     return counts
