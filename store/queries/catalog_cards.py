@@ -45,8 +45,22 @@ def card_select():
 
 async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None, order: str, skip: int,
                        take: int) -> tuple[list[Any], int]:
-    stmt = card_select().where(*card_conds(f, dialect_of(session))).order_by(*_card_order(sort, order))
-    return await page(session, stmt, skip=skip, take=take)
+    """One page plus the number matching. With filters, the total comes from ``count(*) OVER ()`` in
+    the same pass as the page (the matches are read once); without, from a plain count."""
+    conds = card_conds(f, dialect_of(session))
+    if not conds:
+        total = int((await session.execute(select(func.count(Card.id)))).scalar_one())
+        stmt = card_select().order_by(*_card_order(sort, order)).offset(skip).limit(take)
+        return list((await session.execute(stmt)).all()), total
+    stmt = (select(*CARD_COLS, func.count().over().label("_total")).join(CardSet, CardSet.id == Card.set_id)
+            .join(Release, Release.id == Card.release_id).where(*conds).order_by(*_card_order(sort, order))
+            .offset(skip).limit(take))
+    rows = list((await session.execute(stmt)).all())
+    if rows:
+        return rows, int(rows[0]._total)
+    if skip == 0:
+        return rows, 0
+    return await page(session, card_select().where(*conds), skip=skip, take=take)
 
 
 async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort: str | None,
