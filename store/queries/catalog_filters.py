@@ -9,17 +9,17 @@ confirms the (few) candidates. Shorter terms cannot use trigrams and fall back t
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, exists, func, select, text
+from sqlalchemy import ColumnElement, and_, bindparam, exists, func, literal_column, select
+from sqlalchemy import column as sql_column
+from sqlalchemy import table as sql_table
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Card, FieldValue, Manufacturer, MetadataField, Release, Segment
 
-_bind_counter = itertools.count()
 FTS_TABLES = {"card", "card_set", "release", "parallel"}
 
 
@@ -37,10 +37,11 @@ def name_match(column: Any, term: str, dialect: str) -> ColumnElement[bool]:
     cond = func.lower(column).like(like_pattern(term), escape="\\")
     table = column.table.name
     if dialect == "sqlite" and table in FTS_TABLES and len(term) >= 3:
-        key = f"fts_{table}_{next(_bind_counter)}"
-        fts = text(f'"{table}".rowid IN (SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH :{key})').bindparams(
-            **{key: '"' + term.replace('"', '""') + '"'})
-        return and_(fts, cond)
+        # anonymous bind parameters keep the statement text stable, so SQLAlchemy's compiled cache hits
+        fts = sql_table(f"{table}_fts", sql_column("rowid"))
+        match = literal_column(f"{table}_fts").op("MATCH")(bindparam(None, '"' + term.replace('"', '""') + '"',
+                                                                     unique=True))
+        return and_(literal_column(f'"{table}".rowid').in_(select(fts.c.rowid).where(match)), cond)
     return cond
 
 
