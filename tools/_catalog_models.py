@@ -62,7 +62,7 @@ def money_map(prices: dict[str, int] | None) -> dict[str, str] | None:
 
 def card_out(row: Any, attrs: dict[uuid.UUID, list[str]], prices: dict[Any, dict[str, int]],
              cls: type[CardOut] = CardOut, **extra: Any) -> Any:
-    c = row[0]
+    c = row
     return cls(id=str(c.id), release_id=str(c.release_id), set_id=str(c.set_id), name=c.name, set_name=row.set_name,
                number=c.number, description=c.description, release_name=row.release_name,
                release_year=row.release_year, attributes=attrs.get(c.id) or None,

@@ -11,7 +11,7 @@ from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
 from tools import _odds
 from tools._catalog_models import (
-    CardDetail, CardOut, CardsPage, FieldKV, card_out, fields_or_400, money_map, parallel_out,
+    CardDetail, CardOut, CardsPage, FieldKV, card_out, fields_or_400, parallel_out,
 )
 from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
 from tools._registry import tool
@@ -55,7 +55,7 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     async with ctx.transaction() as s:
         rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
                                            skip=query.skip, take=query.take)
-        ids = [r[0].id for r in rows]
+        ids = [r.id for r in rows]
         attrs = await q.attributes_for(session=s, card_ids=ids)
         prices = await q.prices_for(session=s, card_ids=ids)
     return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
@@ -73,7 +73,7 @@ async def get_card(ctx: ToolContext, query: CardQuery) -> CardDetail:
         row = await q.card_row(session=s, card_id=uuid.UUID(query.id))
         if row is None:
             raise not_found("Card", query.id)
-        card = row[0]
+        card = row
         attrs = await q.attributes_for(session=s, card_ids=[card.id])
         prices = await q.prices_for(session=s, card_ids=[card.id], parallel=True)
         pars = await q.card_parallels(session=s, card=card)
@@ -119,16 +119,16 @@ async def random_cards(ctx: ToolContext, query: RandomCardsQuery) -> RandomCards
     f = query.card_filter(query.field)
     async with ctx.transaction() as s:
         rows = await q.random_cards(session=s, f=f, count=query.count, sort=query.sort, order=query.order)
-        ids = [r[0].id for r in rows]
+        ids = [r.id for r in rows]
         attrs = await q.attributes_for(session=s, card_ids=ids)
         prices = await q.prices_for(session=s, card_ids=ids)
-        pars = await q.parallels_of_cards(session=s, cards=[r[0] for r in rows]) if query.include_parallels == "true" else {}
+        pars = await q.parallels_of_cards(session=s, cards=list(rows)) if query.include_parallels == "true" else {}
     out: list[RandomCard] = []
     for r in rows:
         if query.include_parallels != "true":
             out.append(card_out(r, attrs, prices, cls=RandomCard))
             continue
-        hit = _odds.roll(pars.get(r[0].id, []))
+        hit = _odds.roll(pars.get(r.id, []))
         if hit is None:
             out.append(card_out(r, attrs, prices, cls=RandomCard, is_parallel=False))
         else:
@@ -136,5 +136,3 @@ async def random_cards(ctx: ToolContext, query: RandomCardsQuery) -> RandomCards
                                 parallel_name=hit.name, numbered_to=hit.numbered_to))
     return RandomCards(cards=out, count=len(out))
 
-
-__all__ = ["money_map"]

@@ -15,7 +15,8 @@ from store.models import (
 from store.queries._util import page
 from store.queries.catalog_filters import CardFilter, card_conds, dialect_of
 
-CARD_COLS = (Card, CardSet.name.label("set_name"), Release.name.label("release_name"),
+# plain columns (no ORM identity map): rows read as ``row.id``, ``row.name``, ``row.set_name``
+CARD_COLS = (*Card.__table__.c, CardSet.name.label("set_name"), Release.name.label("release_name"),
              Release.year.label("release_year"))
 
 
@@ -57,12 +58,12 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
             by = _card_order(sort, order)
         stmt = card_select().order_by(*by).offset(skip).limit(take)
         return list((await session.execute(stmt)).all()), total
-    stmt = (select(*CARD_COLS, func.count().over().label("_total")).join(CardSet, CardSet.id == Card.set_id)
+    stmt = (select(*CARD_COLS, func.count().over().label("total_matches")).join(CardSet, CardSet.id == Card.set_id)
             .join(Release, Release.id == Card.release_id).where(*conds).order_by(*_card_order(sort, order))
             .offset(skip).limit(take))
     rows = list((await session.execute(stmt)).all())
     if rows:
-        return rows, int(rows[0]._total)
+        return rows, int(rows[0].total_matches)
     if skip == 0:
         return rows, 0
     return await page(session, card_select().where(*conds), skip=skip, take=take)
@@ -79,7 +80,7 @@ async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort
     rows = list((await session.execute(stmt.order_by(*_card_order(sort, order)) if sort else stmt)).all())
     if not sort:
         pos = {cid: i for i, cid in enumerate(picked)}
-        rows.sort(key=lambda r: pos[r[0].id])
+        rows.sort(key=lambda r: pos[r.id])
     return rows
 
 
@@ -118,7 +119,7 @@ async def prices_for(*, session: AsyncSession, card_ids: list[uuid.UUID],
     return out
 
 
-async def card_parallels(*, session: AsyncSession, card: Card) -> list[Parallel]:
+async def card_parallels(*, session: AsyncSession, card: Any) -> list[Parallel]:
     """Full-set parallels of the card's set plus the partial parallels that list this card."""
     linked = select(ParallelCard.parallel_id).where(ParallelCard.card_id == card.id)
     stmt = select(Parallel).where(Parallel.set_id == card.set_id,
@@ -126,7 +127,7 @@ async def card_parallels(*, session: AsyncSession, card: Card) -> list[Parallel]
     return list((await session.execute(stmt.order_by(Parallel.sort_order, Parallel.name, Parallel.id))).scalars())
 
 
-async def parallels_of_cards(*, session: AsyncSession, cards: list[Card]) -> dict[uuid.UUID, list[Parallel]]:
+async def parallels_of_cards(*, session: AsyncSession, cards: list[Any]) -> dict[uuid.UUID, list[Parallel]]:
     """``card_parallels`` for many cards in two queries (random pulls)."""
     out: dict[uuid.UUID, list[Parallel]] = defaultdict(list)
     if not cards:

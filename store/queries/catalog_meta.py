@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -175,5 +175,3 @@ async def card_image(*, session: AsyncSession, card_id: uuid.UUID) -> CardImage 
 async def card_exists(*, session: AsyncSession, card_id: uuid.UUID) -> bool:
     return (await session.execute(select(Card.id).where(Card.id == card_id))).first() is not None
 
-
-__all__ = ["or_"]
