@@ -158,6 +158,7 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
 
     bar = progress("tcgdex cards", None) if progress else None
     buf: _SetBuffer | None = None
+    flushed: set[uuid.UUID] = set()
     items = iter_array(root / "cards.json")
     while True:
         try:
@@ -178,6 +179,10 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
             if buf is None or buf.set_id != set_id:
                 if buf is not None:
                     counts["parallels"] += await _safe_flush(sessions, buf, report)
+                    flushed.add(buf.set_id)
+                if set_id in flushed:  # cards.json lists each set's cards together; say so when not
+                    log.warning("cards of set %s are not contiguous at %s; its parallels are judged per run",
+                                c["set"], loc)
                 buf = _SetBuffer(set_id)
             number = clip(str(c["localId"]), 40)
             card_id = derive_id("tcgdex", "card", set_id, number)
