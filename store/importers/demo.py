@@ -14,6 +14,7 @@ import random
 from datetime import date
 from typing import Any
 
+from store.importers import grades
 from store.importers._bulk import Lookups, derive_id, number_sort, upsert
 from store.models import (
     Card, CardAttribute, CardPrice, CardSet, FieldValue, Grade, GradingCompany, GradingType, Parallel,
@@ -74,6 +75,7 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
     look = Lookups()
     counts = dict.fromkeys(("releases", "sets", "cards", "parallels", "prices"), 0)
     async with sessions() as s, s.begin():
+        await grades.load(s)  # PSA grades for the graded demo prices (idempotent)
         rc = await look.attribute(s, "RC", "Rookie Card")
         au = await look.attribute(s, "AU", "Autograph")
         rarity_field = await look.field(s, "RARITY", "Rarity")
