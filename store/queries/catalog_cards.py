@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections import defaultdict
 from typing import Any
@@ -71,9 +72,13 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
 
 async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort: str | None,
                        order: str) -> list[Any]:
-    ids = select(Card.id).join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
-    ids = ids.where(*card_conds(f, dialect_of(session))).order_by(func.random()).limit(count)
-    picked = [r[0] for r in (await session.execute(ids)).all()]
+    conds = card_conds(f, dialect_of(session))
+    if conds:
+        ids = select(Card.id).join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
+        ids = ids.where(*conds).order_by(func.random()).limit(count)
+        picked = [r[0] for r in (await session.execute(ids)).all()]
+    else:
+        picked = await _probe_ids(session, count)
     if not picked:
         return []
     stmt = card_select().where(Card.id.in_(picked))
@@ -82,6 +87,20 @@ async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort
         pos = {cid: i for i, cid in enumerate(picked)}
         rows.sort(key=lambda r: pos[r.id])
     return rows
+
+
+async def _probe_ids(session: AsyncSession, count: int) -> list[uuid.UUID]:
+    """Random cards of the whole catalog without scanning it: card ids are random (uuid4 or uuid5
+    hashes), so the ``count`` ids following a random UUID in primary-key order are a random
+    sample (one index range read, wrapping around to the start when the end is reached)."""
+    start = uuid.uuid4()
+    picked = [r[0] for r in (await session.execute(
+        select(Card.id).where(Card.id >= start).order_by(Card.id).limit(count))).all()]
+    if len(picked) < count:
+        picked += [r[0] for r in (await session.execute(
+            select(Card.id).where(Card.id < start).order_by(Card.id).limit(count - len(picked)))).all()]
+    random.shuffle(picked)
+    return picked
 
 
 async def card_row(*, session: AsyncSession, card_id: uuid.UUID) -> Any | None:

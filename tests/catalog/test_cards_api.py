@@ -130,6 +130,13 @@ async def test_take_bounds_accepted(client, auth, cat):
 async def test_random_cards(client, auth, cat, sessions):
     status, body = await get(client, auth, "/v1/catalog/cards/random", count="200")
     assert status == 200 and body["count"] == 8 and all("isParallel" not in c for c in body["cards"])
+    seen = set()
+    for _ in range(20):  # unfiltered pulls sample the whole catalog (primary-key probe)
+        status, body = await get(client, auth, "/v1/catalog/cards/random", count="3")
+        ids = [c["id"] for c in body["cards"]]
+        assert len(ids) == 3 == len(set(ids))
+        seen.update(ids)
+    assert len(seen) >= 6
     status, body = await get(client, auth, "/v1/catalog/cards/random", count="3", name="ohtani")
     assert body["count"] == 2
     for bad in ({"count": "0"}, {"count": "201"},

@@ -108,7 +108,7 @@ async def test_demo_catalog(sessions, client, auth):
     r = await client.get("/v1/catalog/cards", params={"name": "Shohei Ohtani", "releaseName": "2024 Topps Chrome",
                                                       "number": "1"}, headers=auth)
     ohtani = (await r.json())["cards"][0]
-    assert "demo data" in ohtani["description"].lower() and ohtani["prices"]["raw"]
+    assert "demo data" in ohtani["description"].lower() and ohtani["prices"]["raw"] and ohtani["prices"]["psa-10"]
     r = await client.get(f"/v1/catalog/cards/{ohtani['id']}", headers=auth)
     assert {p["numberedTo"] for p in (await r.json())["parallels"] if p.get("numberedTo")} >= {1, 5, 25, 50}
     r = await client.get("/v1/catalog/cards", params={"name": "charizard", "number": "4"}, headers=auth)
