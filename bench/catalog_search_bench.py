@@ -11,7 +11,8 @@
    that returns a fixed JSON body as large as a real page.
 3. Drives each for ``--seconds`` with 32 concurrent connections (aiohttp client), each request
    searching a different partial name, and prints p50/p99 latency, requests per second and the
-   Cardwise/bare throughput ratio. Targets: p99 <= 25 ms, ratio >= 0.35.
+   Cardwise/bare throughput ratio, plus the tool's own latency called in-process one request at a
+   time (the query cost without HTTP, auth and contention). Targets: p99 <= 25 ms, ratio >= 0.35.
 """
 
 from __future__ import annotations
@@ -157,6 +158,25 @@ async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc
             "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": errors}
 
 
+async def tool_only(url: str, terms: list[str]) -> dict:
+    """The catalog_cards tool called directly: the database and query cost without the HTTP stack."""
+    from tools._registry import invoke
+    from tools.context import Caller, ToolContext
+    from tools.settings import Settings
+
+    engine = create_engine(url)
+    ctx = ToolContext(sessions=sessionmaker(engine), settings=Settings(database_url=url),
+                      caller=Caller(key_id=uuid.uuid4(), name="bench"))
+    lat = []
+    for t in terms:
+        t0 = time.perf_counter()
+        await invoke("catalog_cards", {"name": t}, ctx)
+        lat.append(time.perf_counter() - t0)
+    await engine.dispose()
+    lat.sort()
+    return {"p50": statistics.median(lat) * 1000, "p99": lat[int(len(lat) * 0.99) - 1] * 1000}
+
+
 async def main_async(args) -> None:
     import aiohttp
 
@@ -180,6 +200,7 @@ async def main_async(args) -> None:
     terms = [_name(rnd).split()[rnd.randint(0, 1)][: rnd.randint(4, 7)].lower() for _ in range(500)]
     terms += ["ohtani", "judge", "skenes", "gretzky", "soto", "witt"]
     rnd.shuffle(terms)
+    tool_res = await tool_only(url, terms[:300])
     port, bare_port = _port(), _port()
     env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING",
            "CARDWISE_DB_POOL_SIZE": "16"}
@@ -206,6 +227,8 @@ async def main_async(args) -> None:
         for label, r in (("cardwise", app_res), ("bare", bare_res)):
             print(f"  {label:9s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
+        print(f"  tool only (in-process, one at a time, no HTTP/auth): p50 {tool_res['p50']:.1f} ms  "
+              f"p99 {tool_res['p99']:.1f} ms")
         print(f"  ratio (cardwise/bare req/s): {app_res['rps'] / bare_res['rps']:.2f}")
     finally:
         for p in (app, bare):
