@@ -124,8 +124,7 @@ async def _cards_of(ctx: ToolContext, f: CardFilter, query: Any, exists_check) -
         rows, total = await cq.search_cards(session=s, f=f, sort=query.sort or "number", order=query.order,
                                             skip=query.skip, take=query.take)
         ids = [r.id for r in rows]
-        attrs = await cq.attributes_for(session=s, card_ids=ids)
-        prices = await cq.prices_for(session=s, card_ids=ids)
+        attrs, prices = await cq.enrich(session=s, card_ids=ids)
     return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
                      take=query.take)
 

@@ -56,8 +56,7 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
         rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
                                            skip=query.skip, take=query.take)
         ids = [r.id for r in rows]
-        attrs = await q.attributes_for(session=s, card_ids=ids)
-        prices = await q.prices_for(session=s, card_ids=ids)
+        attrs, prices = await q.enrich(session=s, card_ids=ids)
     return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
                      take=query.take)
 
@@ -120,8 +119,7 @@ async def random_cards(ctx: ToolContext, query: RandomCardsQuery) -> RandomCards
     async with ctx.transaction() as s:
         rows = await q.random_cards(session=s, f=f, count=query.count, sort=query.sort, order=query.order)
         ids = [r.id for r in rows]
-        attrs = await q.attributes_for(session=s, card_ids=ids)
-        prices = await q.prices_for(session=s, card_ids=ids)
+        attrs, prices = await q.enrich(session=s, card_ids=ids)
         pars = await q.parallels_of_cards(session=s, cards=list(rows)) if query.include_parallels == "true" else {}
     out: list[RandomCard] = []
     for r in rows:

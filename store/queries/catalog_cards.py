@@ -7,7 +7,7 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -160,6 +160,28 @@ async def parallels_of_cards(*, session: AsyncSession, cards: list[Any]) -> dict
     for c in cards:
         out[c.id] = [p for p in pars if p.set_id == c.set_id and (not p.is_partial or p.id in links[c.id])]
     return out
+
+
+async def enrich(*, session: AsyncSession, card_ids: list[uuid.UUID]
+                 ) -> tuple[dict[uuid.UUID, list[str]], dict[tuple[uuid.UUID, uuid.UUID | None], dict[str, int]]]:
+    """Attribute codes and base-card prices of a page of cards in one round trip (UNION ALL)."""
+    attrs: dict[uuid.UUID, list[str]] = defaultdict(list)
+    prices: dict[tuple[uuid.UUID, uuid.UUID | None], dict[str, int]] = defaultdict(dict)
+    if not card_ids:
+        return attrs, prices
+    a = (select(CardAttribute.card_id.label("card_id"), literal("a").label("kind"), Attribute.short_name.label("k"),
+                literal(0).label("v"))
+         .join(Attribute, Attribute.id == CardAttribute.attribute_id).where(CardAttribute.card_id.in_(card_ids)))
+    p = (select(CardPrice.card_id, literal("p"), CardPrice.price_key, CardPrice.value_cents)
+         .where(CardPrice.card_id.in_(card_ids), CardPrice.parallel_id.is_(None)))
+    for cid, kind, key, value in (await session.execute(union_all(a, p))).all():
+        if kind == "a":
+            attrs[cid].append(key)
+        elif _wanted_key(key):
+            prices[(cid, None)][key] = value
+    for codes in attrs.values():
+        codes.sort()
+    return attrs, prices
 
 
 async def fields_for(*, session: AsyncSession, entity_type: str, entity_id: uuid.UUID) -> list[tuple[str, str]]:
