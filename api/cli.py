@@ -115,7 +115,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     def progress(label: str, total: int | None = None) -> Progress:
         return Progress(label, total, enabled=not args.quiet)
 
-    counts = asyncio.run(_with_sessions(url, lambda s: mod.run(s, args.source, progress=progress)))
+    try:
+        counts = asyncio.run(_with_sessions(url, lambda s: mod.run(s, args.source, progress=progress)))
+    except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
+        print(f"cardwise import {args.name}: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps({"importer": args.name, **(counts or {})}))
     return 0
 

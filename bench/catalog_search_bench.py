@@ -1,0 +1,257 @@
+"""Card name search under load: GET /v1/catalog/cards?name=... vs a bare aiohttp handler.
+
+    python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000] [--seconds 10]
+                                         [--data ../shared/data] [--concurrency 32]
+
+1. Builds a fresh database (SQLite temp file, or a scratch PostgreSQL database on
+   CARDWISE_BENCH_PG), imports the demo catalog, the 2024 JunkWax releases and the hockey sets
+   when ../shared/data is there, then bulk-loads N synthetic cards (default 200,000; the full
+   run is ``--cards 1000000``) with generated player names.
+2. Starts ``cardwise serve`` in a subprocess, and a bare aiohttp server (also a subprocess)
+   that returns a fixed JSON body as large as a real page.
+3. Drives each for ``--seconds`` with 32 concurrent connections (aiohttp client), each request
+   searching a different partial name, and prints p50/p99 latency, requests per second and the
+   Cardwise/bare throughput ratio, plus the tool's own latency called in-process one request at a
+   time (the query cost without HTTP, auth and contention). Targets: p99 <= 25 ms, ratio >= 0.35.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from store import migrations  # noqa: E402
+from store.db import create_engine, sessionmaker  # noqa: E402
+from store.importers import demo, hockeycards, junkwax  # noqa: E402
+from store.importers._bulk import upsert  # noqa: E402
+from store.models import Card, CardSet, Release  # noqa: E402
+
+PG = os.environ.get("CARDWISE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+SYL = ["ka", "ro", "mi", "tan", "del", "vor", "shi", "len", "mar", "tis", "qu", "zen", "bra", "lo", "nik", "ster",
+       "gon", "ra", "vel", "dor", "an", "ith", "ox", "ul", "ber", "cas", "fin", "jo", "ley", "wen"]
+
+
+def _name(rnd: random.Random) -> str:
+    first = "".join(rnd.choice(SYL) for _ in range(rnd.randint(2, 3))).capitalize()
+    last = "".join(rnd.choice(SYL) for _ in range(rnd.randint(2, 4))).capitalize()
+    return f"{first} {last}"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def build(url: str, n: int, data: Path) -> str:
+    engine = create_engine(url)
+    sessions = sessionmaker(engine)
+    await demo.run(sessions, None)
+    if (data / "junkwax").is_dir():
+        await junkwax.run(sessions, str(data / "junkwax" / "categories" / "baseball" / "2024"))
+    if (data / "hockeycards").is_dir():
+        await hockeycards.run(sessions, str(data / "hockeycards"))
+    rnd = random.Random(1)
+    t = time.perf_counter()
+    async with sessions() as s:
+        from sqlalchemy import select
+
+        from store.models import Manufacturer, Segment
+        seg = (await s.execute(select(Segment.id).limit(1))).scalar_one()
+        man = (await s.execute(select(Manufacturer.id).limit(1))).scalar_one()
+    per_set = 1000
+    for start in range(0, n, 50_000):
+        async with sessions() as s, s.begin():
+            rels, sets, cards = [], [], []
+            for i in range(start, min(n, start + 50_000), per_set):
+                rid, sid = uuid.uuid4(), uuid.uuid4()
+                year = str(1980 + (i // per_set) % 45)
+                rels.append({"id": rid, "segment_id": seg, "manufacturer_id": man, "name": f"Synthetic {year} Series {i}",
+                             "year": year, "description": "synthetic benchmark data", "source": "bench"})
+                sets.append({"id": sid, "release_id": rid, "name": "Base", "is_identifiable": False})
+                for j in range(min(per_set, n - i)):
+                    cards.append({"id": uuid.uuid4(), "set_id": sid, "release_id": rid, "name": _name(rnd),
+                                  "number": str(j + 1), "number_sort": j + 1, "description": "synthetic"})
+            await upsert(s, Release, rels)
+            await upsert(s, CardSet, sets)
+            await upsert(s, Card, cards)
+    print(f"loaded {n:,} synthetic cards in {time.perf_counter() - t:.1f} s")
+    if url.startswith("postgresql"):
+        async with engine.connect() as c:
+            from sqlalchemy import text
+
+            await c.execute(text("ANALYZE"))
+            await c.commit()
+    from store.queries import keys
+
+    async with sessions() as s, s.begin():
+        _, plaintext = await keys.create(session=s, name="bench")
+    await engine.dispose()
+    return plaintext
+
+
+BARE = r'''
+import sys
+from aiohttp import web
+body = open(sys.argv[2], "rb").read()
+async def h(request):
+    return web.Response(body=body, content_type="application/json")
+app = web.Application(); app.router.add_get("/v1/catalog/cards", h)
+web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None)
+'''
+
+
+async def wait_up(url: str, headers: dict) -> None:
+    import aiohttp
+
+    for _ in range(300):
+        try:
+            async with aiohttp.ClientSession() as c, c.get(url, headers=headers) as r:
+                if r.status < 500:
+                    return
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc: int) -> dict:
+    import aiohttp
+
+    lat: list[float] = []
+    errors = 0
+    stop = time.perf_counter() + seconds
+    conn = aiohttp.TCPConnector(limit=conc)
+    async with aiohttp.ClientSession(connector=conn) as c:
+        async def worker(k: int) -> None:
+            nonlocal errors
+            i = k
+            while time.perf_counter() < stop:
+                t = time.perf_counter()
+                async with c.get(f"{base}/v1/catalog/cards", params={"name": terms[i % len(terms)]},
+                                 headers=headers) as r:
+                    await r.read()
+                    if r.status != 200:
+                        errors += 1
+                lat.append(time.perf_counter() - t)
+                i += conc
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker(k) for k in range(conc)))
+        dt = time.perf_counter() - t0
+    lat.sort()
+    return {"n": len(lat), "rps": len(lat) / dt, "p50": statistics.median(lat) * 1000,
+            "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": errors}
+
+
+async def tool_only(url: str, terms: list[str]) -> dict:
+    """The catalog_cards tool called directly: the database and query cost without the HTTP stack."""
+    from tools._registry import invoke
+    from tools.context import Caller, ToolContext
+    from tools.settings import Settings
+
+    engine = create_engine(url)
+    ctx = ToolContext(sessions=sessionmaker(engine), settings=Settings(database_url=url),
+                      caller=Caller(key_id=uuid.uuid4(), name="bench"))
+    lat = []
+    for t in terms:
+        t0 = time.perf_counter()
+        await invoke("catalog_cards", {"name": t}, ctx)
+        lat.append(time.perf_counter() - t0)
+    await engine.dispose()
+    lat.sort()
+    return {"p50": statistics.median(lat) * 1000, "p99": lat[int(len(lat) * 0.99) - 1] * 1000}
+
+
+async def main_async(args) -> None:
+    import aiohttp
+
+    data = Path(args.data)
+    if args.db == "sqlite":
+        tmp = tempfile.mkdtemp()
+        url = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        cleanup = None
+    else:
+        name = f"cw_sbench_{uuid.uuid4().hex[:8]}"
+        import asyncpg
+
+        conn = await asyncpg.connect(PG)
+        await conn.execute(f'CREATE DATABASE "{name}"')
+        await conn.close()
+        url = PG.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + f"/{name}"
+        cleanup = name
+    await asyncio.to_thread(migrations.upgrade, url)
+    key = await build(url, args.cards, data)
+    rnd = random.Random(2)
+    terms = [_name(rnd).split()[rnd.randint(0, 1)][: rnd.randint(4, 7)].lower() for _ in range(500)]
+    terms += ["ohtani", "judge", "skenes", "gretzky", "soto", "witt"]
+    rnd.shuffle(terms)
+    tool_res = await tool_only(url, terms[:300])
+    port, bare_port = _port(), _port()
+    env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING",
+           "CARDWISE_DB_POOL_SIZE": "16"}
+    app = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--no-migrate"], env=env,
+                           cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    bare = None
+    try:
+        headers = {"X-API-Key": key}
+        base = f"http://127.0.0.1:{port}"
+        await wait_up(f"{base}/health", headers)
+        async with aiohttp.ClientSession() as c, c.get(f"{base}/v1/catalog/cards", params={"name": terms[0]},
+                                                       headers=headers) as r:
+            sample = await r.read()
+        body_file = Path(tempfile.mkdtemp()) / "page.json"
+        page = json.loads(sample)
+        body_file.write_bytes(json.dumps(page).encode())
+        bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), str(body_file)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await wait_up(f"http://127.0.0.1:{bare_port}/v1/catalog/cards", {})
+        await drive(base, headers, terms, 1.0, args.concurrency)  # warm-up
+        app_res = await drive(base, headers, terms, args.seconds, args.concurrency)
+        bare_res = await drive(f"http://127.0.0.1:{bare_port}", {}, terms, args.seconds, args.concurrency)
+        print(f"db={args.db} cards={args.cards:,} page={len(sample):,} bytes concurrency={args.concurrency}")
+        for label, r in (("cardwise", app_res), ("bare", bare_res)):
+            print(f"  {label:9s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
+                  f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
+        print(f"  tool only (in-process, one at a time, no HTTP/auth): p50 {tool_res['p50']:.1f} ms  "
+              f"p99 {tool_res['p99']:.1f} ms")
+        print(f"  ratio (cardwise/bare req/s): {app_res['rps'] / bare_res['rps']:.2f}")
+    finally:
+        for p in (app, bare):
+            if p is not None:
+                p.terminate()
+                p.wait(timeout=10)
+        if cleanup:
+            import asyncpg
+
+            conn = await asyncpg.connect(PG)
+            await conn.execute(f'DROP DATABASE IF EXISTS "{cleanup}" WITH (FORCE)')
+            await conn.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--db", default="sqlite", choices=["sqlite", "postgres"])
+    ap.add_argument("--cards", type=int, default=200_000)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    asyncio.run(main_async(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

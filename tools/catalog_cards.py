@@ -1,0 +1,136 @@
+"""Catalog card tools: search, detail and random pulls (with parallel odds, see ``tools._odds``)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field, SerializeAsAny
+
+from store.queries import catalog_cards as q
+from store.queries.catalog_filters import CardFilter
+from tools import _odds
+from tools._catalog_models import (
+    CardDetail, CardOut, CardsPage, FieldKV, card_out, fields_or_400, parallel_out,
+)
+from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
+from tools._registry import tool
+from tools.context import ToolContext
+from tools.errors import invalid, not_found
+
+
+class _CardFilters(In):
+    name: str | None = Field(None, description="Partial, case-insensitive card (player/subject) name")
+    number: str | None = Field(None, description="Exact card number")
+    year: Year | None = Field(None, description="Release year (string); overrides min_year/max_year")
+    min_year: Year | None = None
+    max_year: Year | None = None
+    manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
+    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    release_name: str | None = Field(None, alias="releaseName", description="Partial release name")
+    set_id: UUIDStr | None = Field(None, alias="setId")
+    set_name: str | None = Field(None, alias="setName", description="Partial set name")
+    attribute_id: UUIDStr | None = Field(None, alias="attributeId")
+    attribute_short_name: str | None = Field(None, alias="attributeShortName",
+                                             description="Attribute code such as RC or AU (case-sensitive)")
+
+    def card_filter(self, fields: list[str] | None = None) -> CardFilter:
+        return CardFilter(name=self.name, number=self.number, year=self.year, min_year=self.min_year,
+                          max_year=self.max_year, manufacturer=self.manufacturer, release_id=self.release_id,
+                          release_name=self.release_name, set_id=self.set_id, set_name=self.set_name,
+                          attribute_id=self.attribute_id, attribute_short_name=self.attribute_short_name,
+                          fields=fields_or_400(fields))
+
+
+class CardsQuery(_CardFilters):
+    take: Take = 20
+    skip: Skip = 0
+    sort: Literal["name", "release", "set", "year", "price-raw"] | None = Field(None, description="Sort key")
+    order: Order = "asc"
+
+
+@tool("catalog_cards", method="GET", path="/v1/catalog/cards")
+async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
+    """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated."""
+    async with ctx.transaction() as s:
+        rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
+                                           skip=query.skip, take=query.take)
+        ids = [r.id for r in rows]
+        attrs, prices = await q.enrich(session=s, card_ids=ids)
+    return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
+                     take=query.take)
+
+
+class CardQuery(In):
+    id: UUIDStr = Field(description="Card id")
+
+
+@tool("catalog_card", method="GET", path="/v1/catalog/cards/{id}")
+async def get_card(ctx: ToolContext, query: CardQuery) -> CardDetail:
+    """Get one card with its parallels (print runs, prices), attributes, variation link and metadata fields."""
+    async with ctx.transaction() as s:
+        row = await q.card_row(session=s, card_id=uuid.UUID(query.id))
+        if row is None:
+            raise not_found("Card", query.id)
+        card = row
+        attrs = await q.attributes_for(session=s, card_ids=[card.id])
+        prices = await q.prices_for(session=s, card_ids=[card.id], parallel=True)
+        pars = await q.card_parallels(session=s, card=card)
+        fields = await q.fields_for(session=s, entity_type="card", entity_id=card.id)
+    parallels = [parallel_out(p, prices=prices.get((card.id, p.id))) for p in pars]
+    for p in parallels:
+        p.cards = None
+    return card_out(row, attrs, prices, cls=CardDetail, numbered_to=card.numbered_to,
+                    fields=[FieldKV(key=k, value=v) for k, v in fields] or None,
+                    parallel_count=len(parallels), parallels=parallels)
+
+
+class RandomCardsQuery(_CardFilters):
+    count: Count = 1
+    include_parallels: BoolStr = Field("false", alias="includeParallels",
+                                       description='"true" to pull parallels with boosted odds')
+    field: list[str] | None = Field(None, description="Repeatable KEY:VALUE metadata filter; all must match")
+    sort: Literal["name", "release", "set", "year"] | None = None
+    order: Order = "asc"
+
+
+class RandomCard(CardOut):
+    is_parallel: bool | None = None
+    parallel_id: str | None = None
+    parallel_name: str | None = None
+    numbered_to: int | None = None
+
+
+class RandomParallelCard(RandomCard):
+    __keep_none__ = frozenset({"numbered_to"})
+
+
+class RandomCards(Out):
+    cards: list[SerializeAsAny[RandomCard]]
+    count: int
+
+
+@tool("catalog_cards_random", method="GET", path="/v1/catalog/cards/random")
+async def random_cards(ctx: ToolContext, query: RandomCardsQuery) -> RandomCards:
+    """Pick random cards matching filters; with includeParallels=true, parallels come out with boosted odds."""
+    if query.set_id and query.release_id:
+        raise invalid("setId and releaseId are mutually exclusive")
+    f = query.card_filter(query.field)
+    async with ctx.transaction() as s:
+        rows = await q.random_cards(session=s, f=f, count=query.count, sort=query.sort, order=query.order)
+        ids = [r.id for r in rows]
+        attrs, prices = await q.enrich(session=s, card_ids=ids)
+        pars = await q.parallels_of_cards(session=s, cards=list(rows)) if query.include_parallels == "true" else {}
+    out: list[RandomCard] = []
+    for r in rows:
+        if query.include_parallels != "true":
+            out.append(card_out(r, attrs, prices, cls=RandomCard))
+            continue
+        hit = _odds.roll(pars.get(r.id, []))
+        if hit is None:
+            out.append(card_out(r, attrs, prices, cls=RandomCard, is_parallel=False))
+        else:
+            out.append(card_out(r, attrs, prices, cls=RandomParallelCard, is_parallel=True, parallel_id=str(hit.id),
+                                parallel_name=hit.name, numbered_to=hit.numbered_to))
+    return RandomCards(cards=out, count=len(out))
+

@@ -1,0 +1,383 @@
+"""Catalog reference tools: manufacturers, parallels, attributes, metadata fields, autocomplete,
+release calendar and card images."""
+
+from __future__ import annotations
+
+import base64
+import io
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from store.queries import catalog_meta as q
+from tools._models import Binary, BoolStr, CamelOut, In, Order, Out, Skip, Take, UUIDStr, Year
+from tools._registry import tool
+from tools.context import ToolContext
+from tools.errors import not_found
+
+
+class ManufacturersQuery(In):
+    name: str | None = Field(None, description="Partial, case-insensitive manufacturer name")
+    take: Take = 20
+    skip: Skip = 0
+    sort: Literal["name"] | None = None
+    order: Order = "asc"
+
+
+class ManufacturerOut(Out):
+    id: str
+    name: str
+    description: str | None = None
+
+
+class ManufacturersPage(Out):
+    manufacturers: list[ManufacturerOut]
+    total_count: int
+    skip: int
+    take: int
+
+
+@tool("catalog_manufacturers", method="GET", path="/v1/catalog/manufacturers")
+async def search_manufacturers(ctx: ToolContext, query: ManufacturersQuery) -> ManufacturersPage:
+    """Search card manufacturers (Topps, Panini, Upper Deck...) by partial name."""
+    async with ctx.transaction() as s:
+        rows, total = await q.search_manufacturers(session=s, name=query.name, order=query.order, skip=query.skip,
+                                                   take=query.take)
+    return ManufacturersPage(manufacturers=[ManufacturerOut(id=str(r[0].id), name=r[0].name,
+                                                            description=r[0].description) for r in rows],
+                             total_count=total, skip=query.skip, take=query.take)
+
+
+class ParallelsQuery(In):
+    name: str | None = Field(None, description="Partial parallel name")
+    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    release_name: str | None = Field(None, alias="releaseName")
+    year: Year | None = Field(None, description="Exact year; overrides min_year/max_year")
+    min_year: Year | None = None
+    max_year: Year | None = None
+    take: Take = 20
+    skip: Skip = 0
+    sort: Literal["name", "release", "set", "year"] | None = None
+    order: Order = "asc"
+
+
+class ParallelWithSet(CamelOut):
+    __keep_none__ = frozenset({"release_year"})
+    id: str
+    name: str
+    description: str | None = None
+    is_partial: bool
+    numbered_to: int | None = None
+    cards: list[str] | None = None
+    set_id: str
+    set_name: str
+    release_id: str
+    release_name: str
+    release_year: str | None = None
+    card_count: int | None = None
+
+
+def _par(row, cards=None, count=True) -> ParallelWithSet:
+    p = row[0]
+    return ParallelWithSet(id=str(p.id), name=p.name, description=p.description, is_partial=bool(p.is_partial),
+                           numbered_to=p.numbered_to, cards=[str(c) for c in cards] if cards and p.is_partial else None,
+                           set_id=str(p.set_id), set_name=row.set_name, release_id=str(row.release_id),
+                           release_name=row.release_name, release_year=row.release_year,
+                           card_count=row.card_count if count else None)
+
+
+class ParallelsPage(Out):
+    parallels: list[ParallelWithSet]
+    total_count: int
+    skip: int
+    take: int
+
+
+@tool("catalog_parallels", method="GET", path="/v1/catalog/parallels")
+async def search_parallels(ctx: ToolContext, query: ParallelsQuery) -> ParallelsPage:
+    """Search parallels (Refractor, Gold /50, 1st Edition...) by name, release or year, with their set."""
+    async with ctx.transaction() as s:
+        rows, total = await q.search_parallels(
+            session=s, name=query.name, release_id=query.release_id, release_name=query.release_name,
+            year=query.year, min_year=query.min_year, max_year=query.max_year, sort=query.sort, order=query.order,
+            skip=query.skip, take=query.take)
+    return ParallelsPage(parallels=[_par(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+
+
+class IdQuery(In):
+    id: UUIDStr
+
+
+@tool("catalog_parallel", method="GET", path="/v1/catalog/parallels/{id}")
+async def get_parallel(ctx: ToolContext, query: IdQuery) -> ParallelWithSet:
+    """Get one parallel with its set and release (partial parallels list their cards)."""
+    async with ctx.transaction() as s:
+        found = await q.parallel_row(session=s, parallel_id=uuid.UUID(query.id))
+    if found is None:
+        raise not_found("Parallel", query.id)
+    return _par(found[0], found[1], count=False)
+
+
+class AttributesQuery(In):
+    name: str | None = None
+    short_name: str | None = Field(None, alias="shortName")
+    take: Take = 20
+    skip: Skip = 0
+    sort: Literal["name", "shortName", "cardCount"] | None = None
+    order: Order = "asc"
+
+
+class AttributeOut(CamelOut):
+    id: str
+    name: str
+    short_name: str
+    description: str | None = None
+    card_count: int
+
+
+def _attr(row) -> AttributeOut:
+    a = row[0]
+    return AttributeOut(id=str(a.id), name=a.name, short_name=a.short_name, description=a.description,
+                        card_count=row.card_count)
+
+
+class AttributesPage(Out):
+    attributes: list[AttributeOut]
+    total_count: int
+    skip: int
+    take: int
+
+
+@tool("catalog_attributes", method="GET", path="/v1/catalog/attributes")
+async def search_attributes(ctx: ToolContext, query: AttributesQuery) -> AttributesPage:
+    """List card attributes (RC rookie, AU autograph, SP short print...) with how many cards carry each."""
+    async with ctx.transaction() as s:
+        rows, total = await q.search_attributes(session=s, name=query.name, short_name=query.short_name,
+                                                sort=query.sort, order=query.order, skip=query.skip, take=query.take)
+    return AttributesPage(attributes=[_attr(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+
+
+@tool("catalog_attribute", method="GET", path="/v1/catalog/attributes/{id}")
+async def get_attribute(ctx: ToolContext, query: IdQuery) -> AttributeOut:
+    """Get one card attribute with its card count."""
+    async with ctx.transaction() as s:
+        row = await q.attribute_row(session=s, attribute_id=uuid.UUID(query.id))
+    if row is None:
+        raise not_found("Attribute", query.id)
+    return _attr(row)
+
+
+class FieldsQuery(In):
+    name: str | None = Field(None, description="Partial display name")
+    key: str | None = Field(None, description="Partial key")
+    take: Take = 20
+    skip: Skip = 0
+    sort: Literal["name", "key", "usageCount"] | None = None
+    order: Order = "asc"
+
+
+class FieldOut(CamelOut):
+    id: str
+    key: str
+    name: str
+    description: str | None = None
+    usage_count: int
+
+
+def _field(row) -> FieldOut:
+    f = row[0]
+    return FieldOut(id=str(f.id), key=f.key, name=f.name, description=f.description, usage_count=row.usage)
+
+
+class FieldsPage(Out):
+    fields: list[FieldOut]
+    total_count: int
+    skip: int
+    take: int
+
+
+@tool("catalog_fields", method="GET", path="/v1/catalog/fields")
+async def search_fields(ctx: ToolContext, query: FieldsQuery) -> FieldsPage:
+    """List flexible KEY:VALUE metadata fields (HP, RARITY, ARTIST...) with usage counts."""
+    async with ctx.transaction() as s:
+        rows, total = await q.search_fields(session=s, name=query.name, key=query.key, sort=query.sort,
+                                            order=query.order, skip=query.skip, take=query.take)
+    return FieldsPage(fields=[_field(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+
+
+@tool("catalog_field", method="GET", path="/v1/catalog/fields/{id}")
+async def get_field(ctx: ToolContext, query: IdQuery) -> FieldOut:
+    """Get one metadata field with its usage count."""
+    async with ctx.transaction() as s:
+        row = await q.field_row(session=s, field_id=uuid.UUID(query.id))
+    if row is None:
+        raise not_found("Field", query.id)
+    return _field(row)
+
+
+# --------------------------------------------------------------------------- autocomplete
+class Suggestions(Out):
+    suggestions: list[str]
+
+
+class _AcBase(In):
+    q: str = Field(min_length=1, max_length=200, description="Text typed so far")
+
+
+class AcCards(_AcBase):
+    set_id: UUIDStr | None = Field(None, alias="setId")
+    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
+    year: Year | None = None
+
+
+class AcSets(_AcBase):
+    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
+    year: Year | None = None
+
+
+class AcReleases(_AcBase):
+    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
+    year: Year | None = None
+
+
+class AcManufacturers(_AcBase):
+    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+
+
+class AcYears(_AcBase):
+    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
+
+
+class AcSegments(_AcBase):
+    pass
+
+
+async def _ac(ctx: ToolContext, kind: str, query: _AcBase) -> Suggestions:
+    args = query.model_dump(exclude={"q"})
+    async with ctx.transaction() as s:
+        return Suggestions(suggestions=await q.autocomplete(session=s, kind=kind, q=query.q, **args))
+
+
+@tool("autocomplete_cards", method="GET", path="/v1/autocomplete/cards")
+async def autocomplete_cards(ctx: ToolContext, query: AcCards) -> Suggestions:
+    """Suggest up to 10 unique card names containing the typed text, alphabetically."""
+    return await _ac(ctx, "cards", query)
+
+
+@tool("autocomplete_sets", method="GET", path="/v1/autocomplete/sets")
+async def autocomplete_sets(ctx: ToolContext, query: AcSets) -> Suggestions:
+    """Suggest up to 10 set names containing the typed text, alphabetically."""
+    return await _ac(ctx, "sets", query)
+
+
+@tool("autocomplete_releases", method="GET", path="/v1/autocomplete/releases")
+async def autocomplete_releases(ctx: ToolContext, query: AcReleases) -> Suggestions:
+    """Suggest up to 10 release names containing the typed text, alphabetically."""
+    return await _ac(ctx, "releases", query)
+
+
+@tool("autocomplete_manufacturers", method="GET", path="/v1/autocomplete/manufacturers")
+async def autocomplete_manufacturers(ctx: ToolContext, query: AcManufacturers) -> Suggestions:
+    """Suggest up to 10 manufacturer names containing the typed text, alphabetically."""
+    return await _ac(ctx, "manufacturers", query)
+
+
+@tool("autocomplete_years", method="GET", path="/v1/autocomplete/years")
+async def autocomplete_years(ctx: ToolContext, query: AcYears) -> Suggestions:
+    """Suggest up to 10 release years containing the typed text, chronologically."""
+    return await _ac(ctx, "years", query)
+
+
+@tool("autocomplete_segments", method="GET", path="/v1/autocomplete/segments")
+async def autocomplete_segments(ctx: ToolContext, query: AcSegments) -> Suggestions:
+    """Suggest up to 10 segment names (Baseball, Pokemon...) containing the typed text."""
+    return await _ac(ctx, "segments", query)
+
+
+# --------------------------------------------------------------------------- calendar
+class CalendarQuery(In):
+    take: Take = 20
+    skip: Skip = 0
+    segment: str | None = Field(None, description="Segment UUID or name (case-insensitive)")
+    manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
+    year: Year | None = None
+
+
+class CalendarEntry(Out):
+    __keep_none__ = frozenset({"year", "release_date", "pre_order_date", "segment_id", "manufacturer_id"})
+    id: str
+    name: str
+    year: str | None = None
+    release_date: str | None = None
+    pre_order_date: str | None = None
+    segment_id: str | None = None
+    manufacturer_id: str | None = None
+
+
+class CalendarPage(Out):
+    release_calendar: list[CalendarEntry]
+    total_count: int
+    skip: int
+    take: int
+
+
+@tool("release_calendar", method="GET", path="/v1/release-calendar/")
+async def release_calendar(ctx: ToolContext, query: CalendarQuery) -> CalendarPage:
+    """List releases by release date, newest first (upcoming and recent products)."""
+    async with ctx.transaction() as s:
+        rows, total = await q.release_calendar(session=s, segment=query.segment, manufacturer=query.manufacturer,
+                                               year=query.year, skip=query.skip, take=query.take)
+    entries = [CalendarEntry(id=str(r.id), name=r.name, year=r.year,
+                             release_date=r.release_date.isoformat() if r.release_date else None,
+                             pre_order_date=r.pre_order_date.isoformat() if r.pre_order_date else None,
+                             segment_id=str(r.segment_id) if r.segment_id else None,
+                             manufacturer_id=str(r.manufacturer_id) if r.manufacturer_id else None)
+               for (r,) in rows]
+    return CalendarPage(release_calendar=entries, total_count=total, skip=query.skip, take=query.take)
+
+
+# --------------------------------------------------------------------------- images
+class ImageQuery(In):
+    id: UUIDStr
+    format: Literal["raw", "json"] = "raw"
+    default: BoolStr = Field("false", description='"true": a placeholder image instead of 404')
+
+
+class ImageJson(CamelOut):
+    data: str
+    content_type: str
+    size: int
+
+
+def _placeholder() -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (250, 350), (200, 200, 200)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@tool("card_image", method="GET", path="/v1/images/cards/{id}", agent=False,
+      response_content_types=("image/jpeg", "image/png", "application/json"))
+async def card_image(ctx: ToolContext, query: ImageQuery) -> Binary:
+    """Get a card's stored image (front first) as bytes, or format=json for a base64 data URI."""
+    async with ctx.transaction() as s:
+        img = await q.card_image(session=s, card_id=uuid.UUID(query.id))
+        if img is None and query.default == "true" and await q.card_exists(session=s, card_id=uuid.UUID(query.id)):
+            data, ctype = _placeholder(), "image/png"
+        elif img is None:
+            raise not_found("Image for card", query.id)
+        else:
+            data, ctype = img.data, img.content_type
+    if query.format == "json":
+        uri = f"data:{ctype};base64,{base64.b64encode(data).decode()}"
+        body = ImageJson(data=uri, content_type=ctype, size=len(data)).model_dump_json(by_alias=True).encode()
+        return Binary(content=body, content_type="application/json")
+    return Binary(content=data, content_type=ctype)
