@@ -94,7 +94,7 @@ async def _seed(url: str) -> Demo:
             psa_grades = {}
             if psa is not None:
                 rows = await s.execute(select(Grade).join(GradingType, Grade.type_id == GradingType.id)
-                                       .where(GradingType.company_id == psa.id))
+                                       .where(GradingType.company_id == psa.id, GradingType.name == "Card"))
                 psa_grades = {g.value: g for g in rows.scalars()}
             prices = [(ohtani.id, None, None, "raw", 1250), (ohtani.id, cat.parallels["gold"].id, None, "raw", 18900),
                       (cat.cards["judge"].id, None, None, "raw", 800), (cat.cards["charizard"].id, None, None, "raw", 32000)]

@@ -48,6 +48,7 @@ function signinView(root) {
     try {
       await checkKey(key);
       session.key = key;
+      sessionStorage.removeItem(REJECTED_NOTICE);
       notify('Signed in.', 'ok');
       if (!location.hash || location.hash === '#/' || location.hash === '#/signin') location.hash = homeHash();
       else render();
@@ -84,6 +85,7 @@ function updateChrome(signedIn) {
   }
 }
 
+const REJECTED_NOTICE = 'cardwise.notice';
 let renderSeq = 0;
 async function render() {
   const seq = ++renderSeq;
@@ -93,6 +95,8 @@ async function render() {
   updateChrome(signedIn);
   if (!signedIn) {
     document.title = 'Sign in · Cardwise';
+    const notice = sessionStorage.getItem(REJECTED_NOTICE);
+    if (notice) notify(notice, 'error'); // shown on the sign-in page until the next successful sign-in
     signinView(root);
     return;
   }
@@ -122,19 +126,12 @@ async function render() {
   }
 }
 
-// A notice that must survive the hash change it causes (clearing happens on every navigation).
-let pendingNotice = null;
-window.addEventListener('hashchange', () => {
-  clearNotice();
-  if (pendingNotice) { notify(pendingNotice, 'error'); pendingNotice = null; }
-  render();
-});
+window.addEventListener('hashchange', () => { clearNotice(); render(); });
 window.addEventListener('cardwise:unauthorized', () => {
   session.key = null;
-  const msg = 'Your API key was rejected (revoked or unknown). Sign in again.';
-  if (location.hash.startsWith('#/signin')) { notify(msg, 'error'); render(); return; }
-  pendingNotice = msg;
-  location.hash = '#/signin';
+  // kept in the tab's storage so it survives the redirect, and a reload racing with it
+  sessionStorage.setItem(REJECTED_NOTICE, 'Your API key was rejected (revoked or unknown). Sign in again.');
+  if (location.hash.startsWith('#/signin')) render(); else location.hash = '#/signin';
 });
 document.querySelector('.skip').addEventListener('click', (ev) => {
   ev.preventDefault(); // the hash is the router's; move focus instead
