@@ -34,7 +34,8 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:  # pragma: no cover - exercise
     cur.close()
 
 
-def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.0) -> AsyncEngine:
+def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.0,
+                  command_timeout: float = 30.0) -> AsyncEngine:
     url = normalize_url(url)
     if is_sqlite(url):
         path = make_url(url).database
@@ -49,7 +50,7 @@ def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.
         max_overflow=pool_size,
         pool_pre_ping=True,
         pool_timeout=connect_timeout,
-        connect_args={"timeout": connect_timeout, "command_timeout": 30},
+        connect_args={"timeout": connect_timeout, "command_timeout": command_timeout},
     )
 
 

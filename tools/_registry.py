@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from tools import metrics
 from tools._schema import strict_schema
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -53,7 +54,8 @@ class Tool:
         return self.description.strip().splitlines()[0] if self.description.strip() else self.name
 
     async def __call__(self, ctx: ToolContext, q: Any) -> Any:
-        return await self.fn(ctx, q)
+        with metrics.tool_call(self.name):  # counted and timed per tool (REST and agent alike)
+            return await self.fn(ctx, q)
 
 
 _REGISTRY: dict[str, Tool] = {}
@@ -204,7 +206,7 @@ async def invoke(name: str, args_json: str | dict[str, Any], ctx: ToolContext) -
         if args.get(k) is None and (k in t.input_model.model_fields or _has_alias(t, k)):
             args[k] = v
     q = parse_input(t, _drop_nulls_for_defaults(t, args))
-    return dump_output(await t.fn(ctx, q))
+    return dump_output(await t(ctx, q))
 
 
 def _has_alias(t: Tool, alias: str) -> bool:
