@@ -98,10 +98,20 @@ def request_timeout(seconds: float):
     return timeout
 
 
+# SQLSTATE classes that mean "the database is not there right now", not "your query is wrong":
+# 08 connection exception, 53 insufficient resources, 57P0x admin/crash shutdown, cannot connect now
+_UNAVAILABLE_SQLSTATE = ("08", "53", "57P")
+
+
 def _is_db_unavailable(exc: BaseException) -> bool:
     if isinstance(exc, (PoolTimeout, OperationalError, InterfaceError, ConnectionError, OSError)):
         return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+        return isinstance(state, str) and state.startswith(_UNAVAILABLE_SQLSTATE)
+    return False
 
 
 @web.middleware
