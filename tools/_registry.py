@@ -163,7 +163,25 @@ def validation_message(exc: ValidationError) -> str:
     return "; ".join(parts[:5]) or "Invalid input"
 
 
+def _has_nul(value: Any) -> bool:
+    """A NUL character anywhere in the strings of ``value`` (PostgreSQL text cannot hold one)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if "\x00" in v:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
 def parse_input(t: Tool, data: Any) -> BaseModel:
+    if _has_nul(data):
+        raise ServiceError("VALIDATION_ERROR", "Text values may not contain NUL characters")
     try:
         return t.input_model.model_validate(data)
     except ValidationError as exc:

@@ -6,6 +6,7 @@ import asyncio
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,3 +49,33 @@ async def _create_db(admin_url: str, name: str) -> None:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def live_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """A seeded Cardwise server in a background thread (shared by a module's tests), on each
+    database ``--db`` asks for."""
+    from tests.conftest import _pg_exec, _pg_url
+    from tests.hardening import liveserver
+
+    choice = request.config.getoption("--db")
+    if request.param not in (("sqlite", "postgres") if choice == "all" else (choice,)):
+        pytest.skip(f"{request.param} not selected (--db {choice})")
+    if request.param == "sqlite":
+        server = liveserver.start(liveserver.sqlite_url(tmp_path_factory.mktemp("live")))
+        yield server
+        server.stop()
+        return
+    name = f"cw_live_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # noqa: BLE001
+        if _require_pg():
+            pytest.fail(f"PostgreSQL is required here but unreachable: {exc!r}")
+        pytest.skip(f"PostgreSQL unreachable ({exc!r})")
+    try:
+        server = liveserver.start(_pg_url(name))
+        yield server
+        server.stop()
+    finally:
+        asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
