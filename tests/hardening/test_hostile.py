@@ -162,7 +162,7 @@ async def test_every_registered_body_route_refuses_hostile_bodies(client, auth):
     """Whatever POST/PUT/PATCH routes exist (merged later too): huge, nested and empty bodies are 4xx."""
     failures = []
     for t in tool_routes():
-        if t.method not in ("POST", "PUT", "PATCH"):
+        if t.method not in ("POST", "PUT", "PATCH") or t.body == "none":
             continue
         path = t.path.replace("{", "").replace("}", "")  # a literal segment where an id goes
         ctype = "image/jpeg" if t.body == "binary" else "application/json"
