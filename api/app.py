@@ -36,6 +36,9 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app = web.Application(
         middlewares=middlewares(settings),
         client_max_size=settings.max_upload_bytes + 256 * 1024,
+        # after refusing a body (413) aiohttp drains the rest so the client can read the answer; bound
+        # that to 2 s (default 10) so a slow or compressed flood cannot hold the worker
+        handler_args={"lingering_time": 2.0},
     )
     app[SETTINGS] = settings
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
