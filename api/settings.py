@@ -12,7 +12,7 @@
 | CARDWISE_DB_COMMAND_TIMEOUT_S | 30 | longest one database statement may run (asyncpg command_timeout) |
 | CARDWISE_RATE_LIMIT_PER_MIN | 6000 | per-key request rate (token bucket refill per minute); 0 = no limit. Over it: 429 RATE_LIMITED with Retry-After |
 | CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
-| CARDWISE_REQUEST_TIMEOUT_S | 120 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
+| CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |

@@ -20,8 +20,9 @@ class Settings:
     # per-key token bucket: refill per minute and bucket size; 0 turns the limit off
     rate_limit_per_min: int = 6000
     rate_limit_burst: int = 600
-    # overall time one request may take before it is answered 503; 0 turns it off
-    request_timeout_s: float = 120.0
+    # overall time one request may take before it is answered 503 (above the agent's worst case of
+    # llm_timeout_s x llm_max_retries plus backoff); 0 turns it off
+    request_timeout_s: float = 180.0
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

@@ -123,3 +123,26 @@ async def test_postgres_restart_under_traffic(aiohttp_client, private_pg):
     assert acked <= await _names_in_db(url)
     health = await client.get("/health")
     assert health.status == 200
+
+
+async def _sleep_probe(request: web.Request) -> web.Response:
+    from sqlalchemy import text
+
+    async with request.app[CONTEXT].transaction() as s:
+        await s.execute(text("SELECT pg_sleep(5)"))
+    return web.json_response({})
+
+
+@pytest.mark.postgres
+async def test_a_statement_over_the_command_timeout_is_503_and_the_pool_stays_usable(aiohttp_client, make_settings,
+                                                                                   sessions, auth):
+    app = create_app(make_settings(db_command_timeout_s=0.3, db_pool_size=1))
+    app.router.add_get("/probe/sleep", _sleep_probe)
+    client = await aiohttp_client(app)
+    t0 = time.monotonic()
+    resp = await client.get("/probe/sleep", headers=auth)
+    assert time.monotonic() - t0 < HANG_LIMIT_S
+    assert resp.status == 503
+    assert (await resp.json())["code"] == "SERVICE_UNAVAILABLE"
+    for _ in range(3):  # the one pooled connection was not left broken
+        assert (await client.get("/v1/grades/companies", headers=auth)).status == 200
