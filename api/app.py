@@ -51,6 +51,12 @@ def create_app(settings: Settings | None = None) -> web.Application:
         await app[ENGINE].dispose()
         log.info("database pool closed")
 
+    async def close_services(app: web.Application) -> None:
+        for service in list(app[CONTEXT].services.values()):
+            if hasattr(service, "aclose"):
+                await service.aclose()
+
     app.cleanup_ctx.append(dispose_engine)
+    app.on_cleanup.append(close_services)
     setup_routes(app, RAW_ROUTES + EXTRA_RAW_ROUTES)
     return app

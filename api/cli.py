@@ -5,6 +5,8 @@
     cardwise keys create [--name N] | keys list | keys revoke ID
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
     cardwise openapi                                      print the OpenAPI document
+    cardwise model serve [--port P]                       the built-in model as an OpenAI-compatible server
+    cardwise eval run SUITE... [--backend builtin|openai] [--record|--replay]   agent eval suites
 """
 
 from __future__ import annotations
@@ -25,6 +27,15 @@ from store.queries import keys as key_queries
 
 # other packages' commands: name -> (configure(subparser), run(args) -> int)
 EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+def _agent_commands() -> None:
+    from api.agent_cli import COMMANDS
+
+    EXTRA_COMMANDS.update(COMMANDS)
+
+
+_agent_commands()
 
 
 async def _with_sessions(url: str, fn: Callable[[Any], Any]) -> Any:

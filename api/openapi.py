@@ -12,7 +12,8 @@ from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, tool_routes
 from tools._models import Binary, ErrorBody, Upload
 
 REF = "#/components/schemas/{model}"
-_ERROR_STATUSES = {400: "Invalid input", 401: "Missing or invalid API key", 404: "Not found", 500: "Internal error"}
+_ERROR_STATUSES = {400: "Invalid input", 401: "Missing or invalid API key", 404: "Not found", 500: "Internal error",
+                   503: "A dependency (database, language model) is unavailable"}
 
 
 def _schema(model: type[BaseModel], mode: str, components: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +105,12 @@ def build_openapi(app: web.Application | None = None) -> dict[str, Any]:
             continue
         op = {"operationId": r.handler.__name__, "summary": r.summary, "tags": list(r.tags),
               "responses": {"200": {"description": "OK", "content": {r.content_type: {"schema": r.response or {}}}},
-                            **_errors((), r.public)}}
+                            **_errors(r.error_statuses, r.public)}}
+        if r.request is not None:
+            req = dict(r.request)
+            for name, sub in req.pop("$defs", {}).items():
+                components.setdefault(name, sub)
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": req}}}
         if r.public:
             op["security"] = []
         paths.setdefault(r.path, {})[r.method.lower()] = op

@@ -31,6 +31,8 @@ class RawRoute:
     tags: tuple[str, ...] = ("service",)
     content_type: str = "application/json"
     in_openapi: bool = True
+    request: dict[str, Any] | None = None          # JSON request body schema
+    error_statuses: tuple[int, ...] = ()           # documented error statuses beyond the defaults
 
 
 def public(handler):
@@ -71,6 +73,30 @@ async def docs(request: web.Request) -> web.Response:
     return web.Response(text=DOCS_HTML.read_text(encoding="utf-8"), content_type="text/html")
 
 
+STATIC_DIR = Path(__file__).with_name("static")
+# the console loads only its own files; nothing inline, nothing from another origin
+_CONSOLE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; "
+                               "base-uri 'none'; frame-ancestors 'none'",
+}
+
+
+@public
+async def console(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC_DIR / "index.html", headers=_CONSOLE_HEADERS)
+
+
+@public
+async def static_file(request: web.Request) -> web.StreamResponse:
+    root = STATIC_DIR.resolve()
+    path = (root / request.match_info["path"]).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path, headers=_CONSOLE_HEADERS)
+
+
 _HEALTH_SCHEMA = {"type": "object", "required": ["status", "timestamp"],
                   "properties": {"status": {"type": "string"}, "timestamp": {"type": "string"}}}
 
@@ -81,9 +107,20 @@ RAW_ROUTES: list[RawRoute] = [
     RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
     RawRoute("GET", "/metrics", public(metrics_handler), "Prometheus metrics (text exposition format)",
              public=True, response={"type": "string"}, content_type="text/plain"),
+    RawRoute("GET", "/", console, "The web console", public=True, in_openapi=False),
+    RawRoute("GET", "/static/{path:.+}", static_file, "The web console's files", public=True, in_openapi=False),
 ]
 
 EXTRA_RAW_ROUTES: list[RawRoute] = []  # other packages' raw routes (e.g. the agent's) are added by the app
+
+
+def _agent_routes() -> list[RawRoute]:
+    from api.agent_routes import raw_routes
+
+    return raw_routes()
+
+
+EXTRA_RAW_ROUTES.extend(_agent_routes())  # POST /v1/ai/query
 
 
 def _sort_key(path: str) -> tuple:
@@ -105,7 +142,7 @@ def setup_routes(app: web.Application, raw: list[RawRoute]) -> None:
         for method, handler in by_path[path]:
             resource.add_route(method, handler)
         alt = path[:-1] if path.endswith("/") and len(path) > 1 else path + "/"
-        if alt not in by_path:
+        if alt not in by_path and path != "/" and not path.endswith("+}"):
             alt_res = app.router.add_resource(alt)
             for method, handler in by_path[path]:
                 alt_res.add_route(method, handler)

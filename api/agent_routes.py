@@ -1,0 +1,88 @@
+"""``POST /v1/ai/query``: a natural-language question answered by the agent loop.
+
+The model is the configured OpenAI-compatible server (``CARDWISE_LLM_BASE_URL``) or the built-in
+offline model; it is made once per app and kept in ``ctx.services["llm"]`` (tests replace it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from agent.errors import ModelUnavailable
+from agent.llm import make_llm
+from agent.loop import DEFAULT_MAX_ITERATIONS, run_query
+from api.adapter import read_json
+from api.keys import CALLER, CONTEXT
+from tools._models import LooseUUIDStr
+from tools._registry import validation_message
+from tools.errors import ServiceError
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AIContext(_Strict):
+    collectionId: LooseUUIDStr | None = Field(None, description="Default collection for collection questions")
+    userId: str | None = Field(None, max_length=200, description="The asking user's id (informational)")
+
+
+class ConversationMessage(_Strict):
+    role: Literal["user", "assistant"]
+    content: str = Field(min_length=1, max_length=10000)
+
+
+class AIQueryRequest(_Strict):
+    query: str = Field(min_length=1, max_length=1000, description="The question")
+    context: AIContext | None = None
+    conversationHistory: list[ConversationMessage] = Field(default_factory=list, max_length=50,
+                                                           description="Earlier turns, oldest first")
+    maxIterations: int = Field(DEFAULT_MAX_ITERATIONS, ge=1, le=10, description="Tool-calling rounds allowed")
+
+
+class AIQueryResponse(BaseModel):
+    answer: str
+    toolsUsed: list[str] = Field(description="Tools executed, in order")
+    processingTime: float = Field(description="Milliseconds")
+
+
+def get_llm(request: web.Request) -> Any:
+    ctx = request.app[CONTEXT]
+    llm = ctx.services.get("llm")
+    if llm is None:
+        llm = ctx.services["llm"] = make_llm(ctx.settings)
+    return llm
+
+
+async def ai_query(request: web.Request) -> web.Response:
+    body = await read_json(request)
+    try:
+        q = AIQueryRequest.model_validate(body)
+    except ValidationError as exc:
+        raise ServiceError("VALIDATION_ERROR", validation_message(exc)) from None
+    if not q.query.strip():
+        raise ServiceError("VALIDATION_ERROR", "query: must not be blank")
+    ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
+    try:
+        result = await run_query(ctx, q.query, get_llm(request),
+                                 history=[m.model_dump() for m in q.conversationHistory],
+                                 max_iterations=q.maxIterations,
+                                 context=q.context.model_dump() if q.context else None)
+    except ModelUnavailable as exc:
+        raise ServiceError("SERVICE_UNAVAILABLE", str(exc), retry_after=5) from None
+    out = AIQueryResponse(answer=result.answer, toolsUsed=result.tools_used, processingTime=result.processing_time_ms)
+    return web.json_response(out.model_dump(), headers={"X-Agent-Iterations": str(result.iterations),
+                                                        "X-Agent-Stop-Reason": result.stop_reason})
+
+
+def raw_routes() -> list[Any]:
+    from api.routes import RawRoute
+
+    return [RawRoute("POST", "/v1/ai/query", ai_query,
+                     "Answer a natural-language question with the catalog, market and collection tools",
+                     response=AIQueryResponse.model_json_schema(), tags=("AI",),
+                     request=AIQueryRequest.model_json_schema(ref_template="#/components/schemas/{model}"),
+                     error_statuses=(400, 401, 500, 503))]

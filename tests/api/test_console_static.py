@@ -1,0 +1,76 @@
+"""The web console is served by the API app itself: `/` and `/static/...`, no key, no other origin."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from api.openapi import build_openapi
+from api.routes import STATIC_DIR
+
+_PARAM = re.compile(r"\$\{[^}]*\}|\{[^}]*\}")
+
+
+def console_api_paths() -> set[str]:
+    """Every /v1 path the console's scripts name, with parameters written as {}."""
+    found = set()
+    for js in (STATIC_DIR / "js").glob("*.js"):
+        for raw in re.findall(r"['`](/(?:v1|health)[^'`?]*)['`]", js.read_text(encoding="utf-8")):
+            found.add(_PARAM.sub("{}", raw).rstrip("/") or "/")
+    return found
+
+
+async def test_console_page_is_public_html(client):
+    resp = await client.get("/")
+    assert resp.status == 200 and resp.content_type == "text/html"
+    html = await resp.text()
+    assert '<script type="module" src="/static/js/app.js">' in html
+    assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_static_files_are_served_with_their_types(client):
+    for path, ctype in (("/static/app.css", "text/css"), ("/static/js/app.js", "javascript"),
+                        ("/static/favicon.svg", "image/svg+xml")):
+        resp = await client.get(path)
+        assert resp.status == 200, path
+        assert ctype in resp.headers["Content-Type"], (path, resp.headers["Content-Type"])
+
+
+async def test_missing_and_escaping_paths_are_404_json(client):
+    for path in ("/static/nope.js", "/static/js", "/static/../routes.py", "/static/%2e%2e/routes.py",
+                 "/static/..%2f..%2fpyproject.toml"):
+        resp = await client.get(path)
+        assert resp.status == 404, path
+        assert (await resp.json())["code"] == "NOT_FOUND"
+
+
+async def test_console_loads_nothing_from_elsewhere():
+    """Every file the console references is local (no CDN, no fonts or scripts from the internet)."""
+    for f in STATIC_DIR.rglob("*"):
+        if f.suffix in (".html", ".js", ".css"):
+            text = f.read_text(encoding="utf-8")
+            assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), f
+    for ref in re.findall(r'(?:src|href)="(/static/[^"]+)"', (STATIC_DIR / "index.html").read_text()):
+        assert (STATIC_DIR / ref.removeprefix("/static/")).is_file(), ref
+    for js in (STATIC_DIR / "js").glob("*.js"):
+        for ref in re.findall(r"from '\./([^']+)'", js.read_text()):
+            assert (STATIC_DIR / "js" / ref).is_file(), (js.name, ref)
+
+
+async def test_api_routes_still_need_a_key(client):
+    resp = await client.get("/v1/grades/companies")
+    assert resp.status == 401
+
+
+async def test_the_console_calls_only_routes_the_app_offers(client):
+    offered = {_PARAM.sub("{}", p).rstrip("/") for p in build_openapi(client.app)["paths"]}
+    used = console_api_paths()
+    assert {"/health/auth", "/v1/grades/companies", "/v1/catalog/cards/{}", "/v1/ai/query"} <= used  # the scan works
+    missing = sorted(used - offered)
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"the console calls routes this app does not offer: {missing}")
+        pytest.skip(f"the console calls routes other branches add (not here yet): {missing}")
