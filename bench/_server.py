@@ -54,6 +54,9 @@ async def drop_database(name: str) -> None:
         await conn.close()
 
 
+SEEDED: dict[str, list[str]] = {}  # entity -> ids of the seeded catalog (cards, sets, releases)
+
+
 async def prepare(url: str, keys: int) -> list[str]:
     """Migrate, load grades and the small test catalog, and create ``keys`` API keys."""
     from store import migrations
@@ -67,7 +70,9 @@ async def prepare(url: str, keys: int) -> list[str]:
     try:
         sessions = sessionmaker(engine)
         await grades.run(sessions)
-        await seed_catalog(sessions)
+        cat = await seed_catalog(sessions)
+        for entity, rows in (("card", cat.cards), ("set", cat.sets), ("release", cat.releases)):
+            SEEDED[entity] = [str(r.id) for r in rows.values()]
         out = []
         async with sessions() as s, s.begin():
             for i in range(keys):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import json
 import random
 import re
 import statistics
@@ -30,7 +31,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._server import Servers, create_database, drop_database, prepare  # noqa: E402
+from bench._server import SEEDED, Servers, create_database, drop_database, prepare  # noqa: E402
 
 Op = dict[str, Any]
 
@@ -68,6 +69,25 @@ def _body_schema(op: dict, doc: dict) -> dict | None:
     return schema
 
 
+def _required_query(op: dict) -> dict[str, str] | None:
+    """Values for the required query parameters (an enum's first value, a default, a search word),
+    or None when one cannot be filled."""
+    out = {}
+    for p in op.get("parameters", []):
+        if p.get("in") != "query" or not p.get("required"):
+            continue
+        schema = p.get("schema", {})
+        if schema.get("enum"):
+            out[p["name"]] = str(schema["enum"][0])
+        elif schema.get("default") is not None:
+            out[p["name"]] = str(schema["default"])
+        elif p["name"] in ("q", "query", "name", "search"):
+            out[p["name"]] = "ohtani"
+        else:
+            return None
+    return out
+
+
 class Plan:
     """What to call: built from /openapi.json and a warm-up pass."""
 
@@ -96,13 +116,11 @@ async def build_plan(http: aiohttp.ClientSession, base: str, key: str) -> Plan:
             continue
         params = {p["name"] for p in op.get("parameters", []) if p.get("in") == "query"}
         query = {"take": "10"} if "take" in params else {}
-        required = [p["name"] for p in op.get("parameters", []) if p.get("required") and p.get("in") == "query"]
-        if required:
-            if required == ["q"] or required == ["query"]:
-                query[required[0]] = "ohtani"
-            else:
-                plan.notes.append(f"skipped GET {path}: needs {required}")
-                continue
+        required = _required_query(op)
+        if required is None:
+            plan.notes.append(f"skipped GET {path}: a required query parameter it cannot fill")
+            continue
+        query.update(required)
         async with http.get(f"{base}{path}", params=query, headers=h) as r:
             if r.status != 200:
                 plan.notes.append(f"skipped GET {path}: warm-up answered {r.status}")
@@ -110,18 +128,32 @@ async def build_plan(http: aiohttp.ClientSession, base: str, key: str) -> Plan:
             body = await r.json() if r.content_type == "application/json" else None
         list_ids[path] = _first_ids(body)
         plan.add("read", 3.0 if path.startswith("/v1/catalog") else 1.0, "GET", path, path, params=query)
-    # detail routes: /x/{id} and /x/{id}/y filled with ids from the list route /x
+    posts = [(p, o) for p, ops in doc["paths"].items() for m, o in ops.items() if m == "post"]
+    writable = {p for p, o in posts if "{" not in p and 0 < len(set((_body_schema(o, doc) or {}).get("required", [])))
+                and set(_body_schema(o, doc)["required"]) <= {"name"}}
+    # detail routes: /x/{id} and /x/{id}/y filled with ids from the list route /x, or with what each
+    # client created itself where /x is a write route (objects are private to the key)
     for path, op in sorted(gets):
         m = re.fullmatch(r"(.*?)/\{([^}]+)\}(.*)", path)
         if not m or "{" in m.group(3) or "image" in path:
             continue
-        ids = list_ids.get(m.group(1))
-        if not ids:
-            continue
+        required = _required_query(op)
         kind = "analytics" if any(w in path for w in ("analytics", "breakdown", "progress")) else "read"
-        plan.add(kind, 2.0, "GET", path, m.group(1) + "/{}" + m.group(3), ids=ids[:20])
-    # writes: POST routes whose JSON body needs only a name; then reads under what they created
-    posts = [(p, o) for p, ops in doc["paths"].items() for m, o in ops.items() if m == "post"]
+        if m.group(1) in writable and required is not None:
+            plan.add(kind, 2.0, "GET", path, m.group(1) + "/{}" + m.group(3), own=m.group(1), params=required)
+            continue
+        ids = list_ids.get(m.group(1))
+        param = m.group(2).lower()
+        if not ids:  # an id of the seeded catalog where the parameter names an entity
+            ids = next((SEEDED[e] for e in ("card", "set", "release") if param.startswith(e) and SEEDED.get(e)), None)
+        if not ids:
+            plan.notes.append(f"skipped GET {path}: no ids for {{{m.group(2)}}}")
+            continue
+        if required is None:
+            plan.notes.append(f"skipped GET {path}: a required query parameter it cannot fill")
+            continue
+        plan.add(kind, 2.0, "GET", path, m.group(1) + "/{}" + m.group(3), ids=ids[:20], params=required)
+    # writes: POST routes whose JSON body needs only a name; agent questions; identifications
     for path, op in sorted(posts):
         if "{" in path:
             continue
@@ -137,8 +169,8 @@ async def build_plan(http: aiohttp.ClientSession, base: str, key: str) -> Plan:
             if "identify" in path or "detect" in path:
                 plan.add("identify", 0.5, "POST", path, path, upload=True)
             continue
-        if req and req <= {"name"}:
-            plan.add("write", 1.0, "POST", path, path, json={"name": "soak"}, creates=True)
+        if path in writable:
+            plan.add("write", 1.0, "POST", path, path, json={"name": "soak"}, creates=path)
     for kind, what in (("write", "collection writes"), ("agent", "agent questions"),
                        ("identify", "identifications"), ("analytics", "analytics")):
         if not any(k == kind for k, _, _ in plan.ops):
@@ -174,19 +206,22 @@ async def client(i: int, urls: list[str], key: str, plan: Plan, stats: Stats, st
     rng = random.Random(i)
     base = urls[i % len(urls)]
     h = {"X-API-Key": key}
-    created: list[str] = []
+    created: dict[str, list[str]] = defaultdict(list)  # write route -> ids this client created
+    writes = {o["creates"]: o for _, _, o in plan.ops if o.get("creates")}
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(timeout=timeout, connector=aiohttp.TCPConnector(limit=1)) as http:
         while time.monotonic() < stop:
             op = plan.pick(rng)
+            if op.get("own") and not created[op["own"]]:
+                op = writes[op["own"]]  # create something of its own first
             path = op["path"]
             if "{}" in path:
-                path = path.replace("{}", rng.choice(op["ids"]))
+                path = path.replace("{}", rng.choice(created[op["own"]] if op.get("own") else op["ids"]))
             kw: dict[str, Any] = {"headers": h}
             if "params" in op:
                 kw["params"] = op["params"]
             if "json" in op:
-                kw["json"] = {**op["json"], **({"name": f"soak-{i}-{len(created)}"} if op.get("creates") else {})}
+                kw["json"] = {**op["json"], **({"name": f"soak-{i}-{rng.random():.6f}"} if op.get("creates") else {})}
             if op.get("upload"):
                 form = aiohttp.FormData()
                 form.add_field("image", jpeg, filename="card.jpg", content_type="image/jpeg")
@@ -200,10 +235,7 @@ async def client(i: int, urls: list[str], key: str, plan: Plan, stats: Stats, st
                 status, body = 599, b""
             stats.record(op, status, time.perf_counter() - t0)
             if op.get("creates") and status in (200, 201):
-                import json
-
-                ids = _first_ids(json.loads(body))
-                created += ids[:1]
+                created[op["creates"]] += _first_ids(json.loads(body))[:1]
 
 
 def pct(values: list[float], q: float) -> float:
