@@ -137,3 +137,16 @@ async def test_log_of_a_refused_key_has_no_key_id_and_no_secret(client, caplog):
     entry = json.loads([ln for ln in lines if '"msg": "request"' in ln][-1])
     assert entry["status"] == 401 and entry["key_id"] is None and entry["request_id"]
     assert all(secret not in ln for ln in lines)
+
+
+async def test_an_agent_question_counts_iterations_questions_and_its_tool_calls(client, auth):
+    before = await _scrape(client)
+    resp = await client.post("/v1/ai/query", json={"query": "What grading companies are there?"}, headers=auth)
+    assert resp.status == 200
+    after = await _scrape(client)
+    delta = _get(after, "cardwise_agent_questions_total", outcome="answer") - _get(
+        before, "cardwise_agent_questions_total", outcome="answer")
+    assert delta == 1
+    assert _get(after, "cardwise_agent_iterations_count") - _get(before, "cardwise_agent_iterations_count") == 1
+    tool = {"tool": "grades_companies", "outcome": "ok"}
+    assert _get(after, "cardwise_tool_calls_total", **tool) - _get(before, "cardwise_tool_calls_total", **tool) >= 1
