@@ -25,6 +25,7 @@ from typing import Any
 from agent import prompts
 from agent.llm import Completion, LLMClient, ToolCall
 from agent.trace import AgentResult, ToolRecord, TurnRecord
+from tools import metrics
 from tools._registry import get_tool, invoke, openai_specs
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -158,5 +159,7 @@ async def run_query(
     elapsed = round((time.perf_counter() - start) * 1000, 2)
     log.info("agent run", extra={"iterations": len(turns), "stop_reason": stop_reason, "tools_used": tools_used,
                                  "duration_ms": elapsed})
+    metrics.AGENT_ITERATIONS.observe(len(turns))
+    metrics.AGENT_QUESTIONS.labels(outcome=stop_reason).inc()
     return AgentResult(answer=answer, tools_used=tools_used, processing_time_ms=elapsed,
                        iterations=sum(1 for t in turns if t.with_tools), stop_reason=stop_reason, turns=turns)

@@ -136,7 +136,7 @@ def as_handler(t: Tool):
         data.update(request.match_info)
         ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
         q = parse_input(t, data)
-        result = await t.fn(ctx, q)
+        result = await t(ctx, q)
         if result is None:
             return web.Response(status=204)
         if isinstance(result, Binary):

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
 
 from api.keys import CONTEXT, ENGINE, SETTINGS
-from api.middleware import auth, errors, request_context
+from api.middleware import auth, errors, request_context, request_timeout
+from api.ratelimit import rate_limit_middleware
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
 from tools.context import ToolContext
 from tools.settings import Settings
+
+log = logging.getLogger("cardwise.api")
+
+
+def middlewares(settings: Settings) -> list:
+    """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth, per-key rate limit."""
+    out = [request_context, errors]
+    if settings.request_timeout_s > 0:
+        out.append(request_timeout(settings.request_timeout_s))
+    out.append(auth)
+    if settings.rate_limit_per_min > 0:
+        out.append(rate_limit_middleware(settings.rate_limit_per_min, settings.rate_limit_burst))
+    return out
 
 
 def create_app(settings: Settings | None = None) -> web.Application:
@@ -19,17 +34,22 @@ def create_app(settings: Settings | None = None) -> web.Application:
 
     settings = settings or load_settings()
     app = web.Application(
-        middlewares=[request_context, errors, auth],
+        middlewares=middlewares(settings),
         client_max_size=settings.max_upload_bytes + 256 * 1024,
+        # after refusing a body (413) aiohttp drains the rest so the client can read the answer; bound
+        # that to 2 s (default 10) so a slow or compressed flood cannot hold the worker
+        handler_args={"lingering_time": 2.0},
     )
     app[SETTINGS] = settings
-    engine = create_engine(settings.database_url, pool_size=settings.db_pool_size, connect_timeout=settings.db_timeout_s)
+    engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
+                           connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
     app[ENGINE] = engine
     app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings)
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
         yield
         await app[ENGINE].dispose()
+        log.info("database pool closed")
 
     async def close_services(app: web.Application) -> None:
         for service in list(app[CONTEXT].services.values()):

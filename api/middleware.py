@@ -1,4 +1,5 @@
-"""Middlewares, outermost first: request id + access log, errors as JSON, API-key auth."""
+"""Middlewares, outermost first: request id + access log + metrics, errors as JSON, overall request
+timeout, API-key auth (the app adds the per-key rate limit after auth: ``api/ratelimit.py``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
 from store.queries import keys as key_queries
+from tools import metrics
 from tools.context import Caller
 from tools.errors import STATUS_BY_CODE, ServiceError
 
@@ -28,6 +30,14 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
     return web.json_response({"error": message, "code": code}, status=status, headers=headers)
 
 
+def route_label(request: web.Request) -> str:
+    """The route template (``/v1/catalog/cards/{id}``), never the raw path (bounded label values)."""
+    info = request.match_info
+    if info.http_exception is not None or info.route.resource is None:
+        return "unmatched"
+    return info.route.resource.canonical
+
+
 @web.middleware
 async def request_context(request: web.Request, handler):
     incoming = request.headers.get(REQUEST_ID_HEADER, "")
@@ -35,13 +45,25 @@ async def request_context(request: web.Request, handler):
     request[REQUEST_ID] = rid
     start = time.perf_counter()
     status = 500
+    metrics.HTTP_IN_FLIGHT.inc()
     try:
         resp = await handler(request)
         status = resp.status
         resp.headers[REQUEST_ID_HEADER] = rid
         return resp
+    except web.HTTPException as exc:  # redirects and the like pass through the errors middleware
+        status = exc.status
+        raise
+    except asyncio.CancelledError:
+        status = 499  # the client went away
+        raise
     finally:
-        route = request.match_info.route.resource.canonical if request.match_info.route.resource else None
+        metrics.HTTP_IN_FLIGHT.dec()
+        duration = time.perf_counter() - start
+        route = route_label(request)
+        labels = {"method": request.method, "route": route, "status": str(status)}
+        metrics.HTTP_REQUESTS.labels(**labels).inc()
+        metrics.HTTP_LATENCY.labels(**labels).observe(duration)
         caller = request.get(CALLER)
         log.info(
             "request",
@@ -51,16 +73,45 @@ async def request_context(request: web.Request, handler):
                 "route": route,
                 "path": request.path,
                 "status": status,
-                "duration_ms": round((time.perf_counter() - start) * 1000, 2),
+                "duration_ms": round(duration * 1000, 2),
                 "key_id": str(caller.key_id) if caller else None,
             },
         )
 
 
+def request_timeout(seconds: float):
+    """Answer 503 ``SERVICE_UNAVAILABLE`` when a request takes longer than ``seconds`` in all."""
+
+    @web.middleware
+    async def timeout(request: web.Request, handler):
+        cm = asyncio.timeout(seconds)
+        try:
+            async with cm:
+                return await handler(request)
+        except TimeoutError:
+            if not cm.expired():
+                raise  # a timeout of its own (e.g. connecting to the database): the errors middleware maps it
+            log.warning("request timed out", extra={"request_id": request.get(REQUEST_ID), "timeout_s": seconds})
+            raise ServiceError("SERVICE_UNAVAILABLE", f"The request took longer than {seconds:g} s; retry shortly",
+                               retry_after=1) from None
+
+    return timeout
+
+
+# SQLSTATE classes that mean "the database is not there right now", not "your query is wrong":
+# 08 connection exception, 53 insufficient resources, 57P0x admin/crash shutdown, cannot connect now
+_UNAVAILABLE_SQLSTATE = ("08", "53", "57P")
+
+
 def _is_db_unavailable(exc: BaseException) -> bool:
     if isinstance(exc, (PoolTimeout, OperationalError, InterfaceError, ConnectionError, OSError)):
         return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+        return isinstance(state, str) and state.startswith(_UNAVAILABLE_SQLSTATE)
+    return False
 
 
 @web.middleware

@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from api.adapter import as_handler
 from api.keys import CONTEXT
+from api.metrics import metrics_handler
 from api.middleware import PUBLIC_ATTR
 from tools._registry import Tool, all_tools
 
@@ -104,6 +105,8 @@ RAW_ROUTES: list[RawRoute] = [
     RawRoute("GET", "/health/auth", health_auth, "Validate the API key", response=_HEALTH_SCHEMA),
     RawRoute("GET", "/openapi.json", openapi_json, "This OpenAPI document", public=True, in_openapi=False),
     RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
+    RawRoute("GET", "/metrics", public(metrics_handler), "Prometheus metrics (text exposition format)",
+             public=True, response={"type": "string"}, content_type="text/plain"),
     RawRoute("GET", "/", console, "The web console", public=True, in_openapi=False),
     RawRoute("GET", "/static/{path:.+}", static_file, "The web console's files", public=True, in_openapi=False),
 ]

@@ -9,6 +9,10 @@
 | CARDWISE_LOG_FORMAT | json | json (one object a line) or text |
 | CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again) |
 | CARDWISE_DB_TIMEOUT_S | 10 | connect/acquire timeout for the database |
+| CARDWISE_DB_COMMAND_TIMEOUT_S | 30 | longest one database statement may run (asyncpg command_timeout) |
+| CARDWISE_RATE_LIMIT_PER_MIN | 6000 | per-key request rate (token bucket refill per minute); 0 = no limit. Over it: 429 RATE_LIMITED with Retry-After |
+| CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
+| CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -43,6 +47,10 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         log_format=get("LOG_FORMAT", base.log_format),
         db_pool_size=int(get("DB_POOL_SIZE", base.db_pool_size)),
         db_timeout_s=float(get("DB_TIMEOUT_S", base.db_timeout_s)),
+        db_command_timeout_s=float(get("DB_COMMAND_TIMEOUT_S", base.db_command_timeout_s)),
+        rate_limit_per_min=int(get("RATE_LIMIT_PER_MIN", base.rate_limit_per_min)),
+        rate_limit_burst=int(get("RATE_LIMIT_BURST", base.rate_limit_burst)),
+        request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),

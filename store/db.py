@@ -34,7 +34,8 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:  # pragma: no cover - exercise
     cur.close()
 
 
-def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.0) -> AsyncEngine:
+def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.0,
+                  command_timeout: float = 30.0) -> AsyncEngine:
     url = normalize_url(url)
     if is_sqlite(url):
         path = make_url(url).database
@@ -50,7 +51,8 @@ def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.
         pool_pre_ping=True,
         pool_timeout=connect_timeout,
         # JIT compilation costs seconds on analytic queries over small data; an OLTP service never wins from it
-        connect_args={"timeout": connect_timeout, "command_timeout": 30, "server_settings": {"jit": "off"}},
+        connect_args={"timeout": connect_timeout, "command_timeout": command_timeout,
+                      "server_settings": {"jit": "off"}},
     )
 
 

@@ -90,7 +90,7 @@ Count = Annotated[int, Field(ge=1, le=200, description="How many random results,
 Order = Literal["asc", "desc"]
 BoolStr = Literal["true", "false"]
 
-_YEAR_RE = re.compile(r"^\d{4}(?:-\d{2,4})?$")
+_YEAR_RE = re.compile(r"^\d{4}(?:-\d{2,4})?$", re.ASCII)
 
 
 def _year(value: Any) -> str:
@@ -102,7 +102,7 @@ def _year(value: Any) -> str:
 
 Year = Annotated[str, BeforeValidator(_year)]
 
-_MONEY_RE = re.compile(r"^\d{1,9}(?:\.\d{1,2})?$")
+_MONEY_RE = re.compile(r"^\d{1,9}(?:\.\d{1,2})?$", re.ASCII)
 
 
 def _money(value: Any) -> str:
@@ -117,7 +117,7 @@ def _money(value: Any) -> str:
 
 Money = Annotated[str, BeforeValidator(_money)]
 
-_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 
 
 def _date_str(value: Any) -> str:

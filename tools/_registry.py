@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from tools import metrics
 from tools._schema import strict_schema
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -53,7 +54,8 @@ class Tool:
         return self.description.strip().splitlines()[0] if self.description.strip() else self.name
 
     async def __call__(self, ctx: ToolContext, q: Any) -> Any:
-        return await self.fn(ctx, q)
+        with metrics.tool_call(self.name):  # counted and timed per tool (REST and agent alike)
+            return await self.fn(ctx, q)
 
 
 _REGISTRY: dict[str, Tool] = {}
@@ -161,7 +163,25 @@ def validation_message(exc: ValidationError) -> str:
     return "; ".join(parts[:5]) or "Invalid input"
 
 
+def _has_nul(value: Any) -> bool:
+    """A NUL character anywhere in the strings of ``value`` (PostgreSQL text cannot hold one)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if "\x00" in v:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
 def parse_input(t: Tool, data: Any) -> BaseModel:
+    if _has_nul(data):
+        raise ServiceError("VALIDATION_ERROR", "Text values may not contain NUL characters")
     try:
         return t.input_model.model_validate(data)
     except ValidationError as exc:
@@ -204,7 +224,7 @@ async def invoke(name: str, args_json: str | dict[str, Any], ctx: ToolContext) -
         if args.get(k) is None and (k in t.input_model.model_fields or _has_alias(t, k)):
             args[k] = v
     q = parse_input(t, _drop_nulls_for_defaults(t, args))
-    return dump_output(await t.fn(ctx, q))
+    return dump_output(await t(ctx, q))
 
 
 def _has_alias(t: Tool, alias: str) -> bool:

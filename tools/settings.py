@@ -16,6 +16,13 @@ class Settings:
     db_pool_size: int = 10
     db_timeout_s: float = 10.0
     max_upload_bytes: int = 20 * 1024 * 1024
+    db_command_timeout_s: float = 30.0
+    # per-key token bucket: refill per minute and bucket size; 0 turns the limit off
+    rate_limit_per_min: int = 6000
+    rate_limit_burst: int = 600
+    # overall time one request may take before it is answered 503 (above the agent's worst case of
+    # llm_timeout_s x llm_max_retries plus backoff); 0 turns it off
+    request_timeout_s: float = 180.0
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

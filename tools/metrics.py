@@ -1,0 +1,92 @@
+"""Prometheus metrics every layer can record into (no aiohttp here; ``api/metrics.py`` serves them).
+
+Import what you need and record; ``GET /metrics`` exposes the default ``prometheus_client``
+registry (which also carries process RSS, CPU and open file descriptors):
+
+    from tools import metrics
+    metrics.AGENT_ITERATIONS.observe(n)                       # agent: model round-trips per question
+    with metrics.timed(metrics.IDENTIFY_SECONDS, stage="identify"):
+        ...                                                    # vision: identification work
+
+Tool calls are counted for you: ``Tool.__call__`` runs inside ``tool_call(name)`` (REST and agent
+alike). Label values are bounded (route templates, tool names, outcomes), never ids or keys.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from prometheus_client import Counter, Gauge, Histogram
+
+from tools.errors import ServiceError
+
+_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+HTTP_REQUESTS = Counter(
+    "cardwise_http_requests", "HTTP requests by method, route template and status",
+    ["method", "route", "status"],
+)
+HTTP_LATENCY = Histogram(
+    "cardwise_http_request_duration_seconds", "HTTP request latency by method, route template and status",
+    ["method", "route", "status"], buckets=_LATENCY_BUCKETS,
+)
+HTTP_IN_FLIGHT = Gauge("cardwise_http_requests_in_flight", "HTTP requests being handled now")
+RATE_LIMITED = Counter("cardwise_rate_limited", "Requests refused with 429 by the per-key rate limit")
+
+TOOL_CALLS = Counter("cardwise_tool_calls", "Tool calls by tool and outcome (ok or the error code)",
+                     ["tool", "outcome"])
+TOOL_LATENCY = Histogram("cardwise_tool_duration_seconds", "Tool call latency by tool", ["tool"],
+                         buckets=_LATENCY_BUCKETS)
+
+AGENT_ITERATIONS = Histogram("cardwise_agent_iterations", "Model round-trips per agent question",
+                             buckets=(1, 2, 3, 4, 5, 6, 8, 10, 15, 20))
+AGENT_QUESTIONS = Counter("cardwise_agent_questions", "Agent questions by outcome", ["outcome"])
+IDENTIFY_SECONDS = Histogram("cardwise_identify_duration_seconds", "Identification work by stage",
+                             ["stage"], buckets=_LATENCY_BUCKETS)
+
+DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by state "
+                "(size, checked_out, checked_in, overflow)", ["state"])
+
+
+@contextmanager
+def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
+    """Observe the wall time of the block into ``histogram`` (with ``labels`` if it has any)."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        h = histogram.labels(**labels) if labels else histogram
+        h.observe(time.perf_counter() - start)
+
+
+@contextmanager
+def tool_call(name: str) -> Iterator[None]:
+    """Count and time one tool call; the outcome is ``ok`` or the ``ServiceError`` code."""
+    start = time.perf_counter()
+    outcome = "ok"
+    try:
+        yield
+    except ServiceError as exc:
+        outcome = exc.code
+        raise
+    except BaseException as exc:
+        outcome = "cancelled" if type(exc).__name__ == "CancelledError" else "error"
+        raise
+    finally:
+        TOOL_CALLS.labels(tool=name, outcome=outcome).inc()
+        TOOL_LATENCY.labels(tool=name).observe(time.perf_counter() - start)
+
+
+def record_pool(pool: Any) -> None:
+    """Set the pool gauges from a SQLAlchemy pool (QueuePool-like; others are skipped quietly)."""
+    for state, attr in (("size", "size"), ("checked_out", "checkedout"), ("checked_in", "checkedin"),
+                        ("overflow", "overflow")):
+        fn = getattr(pool, attr, None)
+        if callable(fn):
+            try:
+                DB_POOL.labels(state=state).set(max(0, int(fn())))
+            except Exception:  # noqa: BLE001 - a gauge must never break a scrape
+                pass
