@@ -105,6 +105,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         return Progress(label, total, enabled=not args.quiet)
 
     counts = asyncio.run(_with_sessions(url, lambda s: mod.run(s, args.source, progress=progress)))
+    if args.name == "images":  # reference images are useful to identification once their features exist
+        from tools._reference_images import index_images
+
+        counts = {**(counts or {}), **asyncio.run(_with_sessions(url, lambda s: index_images(s, progress=progress)))}
     print(json.dumps({"importer": args.name, **(counts or {})}))
     return 0
 
