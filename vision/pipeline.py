@@ -109,6 +109,9 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
             crop = detect.straighten(rgb, f.quad, "card")
             lines, feats = read_card(crop, with_ocr=with_ocr)
             r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats)
+            label = parse_label(lines)
+            if label.company and (label.grade or label.cert):  # a slab whose outline was missed
+                r.kind, r.label = "slab", label
         r.serials = serials(r.lines)
         readings.append(r)
     t3 = time.perf_counter()
