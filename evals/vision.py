@@ -18,7 +18,7 @@ import argparse
 import asyncio
 import random
 import resource
-import statistics
+import sys
 import tempfile
 import time
 import uuid
@@ -38,6 +38,8 @@ from vision.features import card_features
 from vision.photos import make_photo
 from vision.render import CardSpec, render_card, render_slab
 
+VERBOSE = False
+SPECS: dict = {}
 FIRST = ["Shohei", "Aaron", "Paul", "Mike", "Juan", "Bobby", "Gunnar", "Elly", "Corbin", "Julio", "Ronald", "Mookie",
          "Freddie", "Jackson", "Wyatt", "Adley", "Spencer", "Bryce", "Jose", "Rafael"]
 LAST = ["Ohtani", "Judge", "Skenes", "Trout", "Soto", "Witt", "Henderson", "De La Cruz", "Carroll", "Rodriguez",
@@ -115,7 +117,7 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random):
 
 async def evaluate(ctx: ToolContext, photos) -> dict:
     st = {"objects": 0, "found": 0, "detections": 0, "true_det": 0, "exact": 0, "base": 0, "slabs": 0, "company": 0,
-          "grade": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
+          "grade": 0, "unidentified": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
     for data, truth, quads in photos:
         t0 = time.perf_counter()
         analysis = await ident.run_cpu(pipeline.analyse, data)
@@ -150,6 +152,12 @@ async def evaluate(ctx: ToolContext, photos) -> dict:
                 if t["slab"] and d.grading:
                     st["company"] += d.grading.company.id == str(grades_ref.company_id(t["slab"][0]))
                     st["grade"] += bool(d.grading.grade and d.grading.grade.value == t["slab"][1])
+            if VERBOSE and not ok_card and d.confidence == "High":
+                want = truth[j]["card"] if j >= 0 else None
+                print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
+            if d.card.id is None:
+                st["unidentified"] += 1  # a slab whose card was not matched: grading only
+                continue
             st["tiers"][d.confidence][0] += 1
             st["tiers"][d.confidence][1] += ok_card
         # detection recall counts located objects even when matching dropped them
@@ -174,7 +182,7 @@ def report(mode: str, level: str, st: dict) -> None:
           f"precision {_pct(st['true_det'], st['detections'])}  exact top-1 {_pct(st['exact'], st['objects'])}  "
           f"base top-1 {_pct(st['base'], st['objects'])}  slab company {_pct(st['company'], st['slabs'])} "
           f"grade {_pct(st['grade'], st['slabs'])} (n={st['slabs']})")
-    print(f"           tiers: {tiers}")
+    print(f"           tiers (share with the right card): {tiers}; slabs with grading only: {st['unidentified']}")
     print(f"           latency p50 {_q(st['latall'], .5)} p95 {_q(st['latall'], .95)}; 1-card p50 {_q(st['lat1'], .5)}"
           f" p95 {_q(st['lat1'], .95)}; 4-card p50 {_q(st['lat4'], .5)} p95 {_q(st['lat4'], .95)}")
 
@@ -189,6 +197,7 @@ async def main_async(args, url: str) -> None:
             async with sessions() as s, s.begin():
                 key, _ = await key_queries.create(session=s, name="eval")
             cards, specs, pars = await build_catalog(sessions, args.cards, rng)
+            SPECS.update(specs)
             levels = args.levels.split(",")
             photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng) for lv in levels}
             ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
@@ -208,7 +217,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cards", type=int, default=120, help="catalog size")
     p.add_argument("--levels", default="easy,medium,hard")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
     args = p.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'eval.sqlite3'}"
         migrations.upgrade(url)

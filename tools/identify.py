@@ -17,12 +17,12 @@ from pydantic import Field
 
 from store.queries import identify as q
 from tools import _identify_match as m
-from tools._models import Binary, BoolStr, CamelOut, In, Out, Skip, Take, Upload, UUIDStr
+from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
-from vision import cardmagic, pipeline
-from vision.decode import CONTENT_TYPES, encode, sniff
+from vision import pipeline
+from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
 
@@ -161,19 +161,25 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
             cands[c["card"].id] = c
-    has_image = set(index.ids) if len(index) else set()
-    strong_visual = max(visual.values(), default=0.0) >= 0.85
+        unscored = [c for c in cands if c not in visual]
+        for feats in reading.features:  # text candidates with a reference image the shortlist missed
+            for cid, sim in index.similarity(feats, unscored).items():
+                visual[cid] = max(visual.get(cid, 0.0), sim)
+    # a card without a reference image gets a neutral visual prior of 0.6 when the photo looks like some
+    # reference image (so an imaged twin that matches wins); otherwise its text score stands alone
+    looks_known = max(visual.values(), default=0.0) >= 0.6
     scored = []
     for cid, c in cands.items():
         t = m.text_score(ev, c)
         if cid in visual and ev.lines:
-            f = 0.5 * t + 0.5 * visual[cid]
+            v = visual[cid]
+            f = 0.5 * t + 0.5 * v
+            if t >= 0.6 and v >= 0.8:  # text and image agree: independent evidence compounds
+                f = max(f, 1 - (1 - t) * (1 - v))
         elif cid in visual:
             f = visual[cid]
-        elif cid in has_image and ev.lines:
-            f = 0.5 * t  # it has a reference image and the photo does not look like it
-        elif strong_visual:
-            f = 0.85 * t  # the photo matches another card's reference image closely
+        elif looks_known:
+            f = 0.5 * t + 0.3
         else:
             f = t
         scored.append((f, cid))
@@ -184,13 +190,13 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
             return Detection(confidence=grading.confidence, card=DetectionCard(), grading=grading)
         return None
     best_f, best_id = scored[0]
-    log.debug("match scores", extra={"top": [(round(f, 3), str(c)) for f, c in scored[:3]]})
+    log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
     best = cands[best_id]
     runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
                    or cands[cid]["card"].number != best["card"].number), 0.0)
     twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
     pct = min(100.0, best_f * 100)
-    if best_f - runner < 0.06 or twin is not None:
+    if best_f - runner < 0.06 or twin is not None or _confusable_number(best, [cands[c] for _, c in scored[1:6]]):
         pct = min(pct, 89.0)
     level = m.tier(pct)
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
@@ -204,6 +210,16 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     if level in ("Medium", "Low") and alt_ids:
         card.suggestions = [CardRecord(**_record(cands[cid], attrs)) for cid in alt_ids]
     return Detection(confidence=level, card=card, grading=grading)
+
+
+def _confusable_number(best: dict, others: list[dict]) -> bool:
+    """Another card of the same name whose number contains the best one's, or the reverse (#3 / #39)."""
+    b = (best["card"].number or "").lower()
+    for o in others:
+        n = (o["card"].number or "").lower()
+        if o["card"].name == best["card"].name and n != b and b and n and (b in n or n in b):
+            return True
+    return False
 
 
 async def _grading(s, reading: pipeline.Reading) -> Grading | None:

@@ -59,8 +59,6 @@ def hex_to_bits(h: str) -> np.ndarray:
 
 
 def card_features(rgb: np.ndarray) -> dict:
-    from vision.detect import straighten  # noqa: F401  (same crop geometry)
-
     img = cv2.resize(rgb, (250, 350), interpolation=cv2.INTER_AREA)
     return {"phash": bits_to_hex(phash(img)), "color": [round(float(x), 4) for x in color_vector(img)],
             "border": border_lab(img)}
@@ -74,9 +72,18 @@ class HashIndex:
         self.packed = (np.frombuffer(b"".join(bytes.fromhex(h) for h in hashes), dtype=np.uint8)
                        .reshape(len(hashes), HASH_BITS // 8) if hashes else np.zeros((0, HASH_BITS // 8), np.uint8))
         self.colors = colors
+        self.rows: dict = {}
+        for i, ident in enumerate(self.ids):
+            self.rows.setdefault(ident, []).append(i)
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def _sim(self, i: int, dist: int, qc: np.ndarray) -> float:
+        hs = max(0.0, 1.0 - float(dist) / 110.0)  # random pairs sit near 128 bits
+        c = self.colors[i]
+        cs = max(0.0, float(np.dot(qc, np.asarray(c, np.float32)))) if c is not None else hs
+        return 0.6 * hs + 0.4 * cs
 
     def query(self, feats: dict, k: int = 10) -> list[tuple[object, float]]:
         """(id, visual similarity 0..1) best first; similarity fuses hash and colour."""
@@ -86,14 +93,23 @@ class HashIndex:
         dist = _POPCOUNT[np.bitwise_xor(self.packed, q)].sum(axis=1)
         top = np.argsort(dist)[: max(k * 4, 40)]
         qc = np.asarray(feats["color"], np.float32)
-        out = []
+        best: dict = {}
         for i in top:
-            hs = max(0.0, 1.0 - float(dist[i]) / 110.0)  # random pairs sit near 128 bits
-            c = self.colors[i]
-            cs = max(0.0, float(np.dot(qc, np.asarray(c, np.float32)))) if c is not None else hs
-            out.append((self.ids[i], 0.6 * hs + 0.4 * cs))
-        out.sort(key=lambda t: -t[1])
-        return out[:k]
+            s = self._sim(int(i), int(dist[i]), qc)
+            if s > best.get(self.ids[i], -1.0):
+                best[self.ids[i]] = s
+        return sorted(best.items(), key=lambda t: -t[1])[:k]
+
+    def similarity(self, feats: dict, ids) -> dict:
+        """Visual similarity of the photo to the reference images of the given ids (those that have one)."""
+        q = np.frombuffer(bytes.fromhex(feats["phash"]), dtype=np.uint8)
+        qc = np.asarray(feats["color"], np.float32)
+        out = {}
+        for ident in ids:
+            for i in self.rows.get(ident, ()):
+                dist = int(_POPCOUNT[np.bitwise_xor(self.packed[i], q)].sum())
+                out[ident] = max(out.get(ident, 0.0), self._sim(i, dist, qc))
+        return out
 
 
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint16)

@@ -19,7 +19,8 @@ def spec(cat, key: str, parallel: str | None = None, serial: int | None = None) 
     s = next(x for x in cat.sets.values() if x.id == c.set_id)
     r = next(x for x in cat.releases.values() if x.id == c.release_id)
     p = cat.parallels.get(parallel) if parallel else None
-    return CardSpec(id=str(c.id), name=c.name, number=c.number, set_name=s.name, release_name=r.name, year=r.year,
+    # the artwork is seeded by ``id``: a stable key keeps the tests deterministic (card UUIDs are random)
+    return CardSpec(id=f"test:{key}", name=c.name, number=c.number, set_name=s.name, release_name=r.name, year=r.year,
                     team=TEAMS.get(key), parallel=p.name if p else None, numbered_to=p.numbered_to if p else None,
                     serial=serial)
 
