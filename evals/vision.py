@@ -86,15 +86,71 @@ async def build_catalog(sessions, n_cards: int, rng: random.Random):
     return cards, specs, pars
 
 
-async def add_references(sessions, specs) -> None:
+def load_scans(root: Path) -> list[dict]:
+    """Real card scans with their identity from ``hockeycards/data/*.json`` (fronts that exist on disk)."""
+    import json
+
+    import numpy as np
+    from PIL import Image
+
+    out = []
+    for f in sorted((root / "data").glob("*.json")):
+        try:
+            doc = json.loads(f.read_text())
+        except ValueError:
+            continue
+        for st in (doc.values() if isinstance(doc, dict) else doc):
+            if not isinstance(st, dict):
+                continue
+            for c in st.get("cards", []):
+                img_path = root / (c.get("image_front") or "")
+                if not c.get("image_front") or not img_path.is_file():
+                    continue
+                img = Image.open(img_path).convert("RGB")
+                if img.width > img.height:
+                    img = img.rotate(90, expand=True)
+                img.thumbnail((700, 700))
+                out.append({"name": c["name"], "number": str(c.get("base_number") or ""), "team": c.get("team"),
+                            "set": st.get("set_display_name") or st.get("set_name") or "Scans",
+                            "year": str(st.get("set_year_start") or ""), "image": np.asarray(img)})
+    return out
+
+
+async def add_scans(sessions, scans: list[dict], specs: dict, images: dict) -> list:
+    seg = Segment(id=uuid.uuid4(), name="Hockey", shortname="NHL")
+    rels: dict = {}
+    cards = []
+    async with sessions() as s, s.begin():
+        s.add(seg)
+        await s.flush()
+        for sc in scans:
+            if sc["set"] not in rels:
+                r = Release(id=uuid.uuid4(), segment_id=seg.id, name=sc["set"], year=sc["year"] or None)
+                cs = CardSet(id=uuid.uuid4(), release_id=r.id, name="Base", is_identifiable=True)
+                s.add(r)
+                await s.flush()
+                s.add(cs)
+                await s.flush()
+                rels[sc["set"]] = (r, cs)
+            r, cs = rels[sc["set"]]
+            c = Card(id=uuid.uuid4(), set_id=cs.id, release_id=r.id, name=sc["name"], number=sc["number"] or None,
+                     description=sc["team"])
+            s.add(c)
+            cards.append(c)
+            specs[c.id] = CardSpec(id=str(c.id), name=sc["name"], number=sc["number"], release_name=r.name)
+            images[c.id] = sc["image"]
+    return cards
+
+
+async def add_references(sessions, specs, images: dict) -> None:
     async with sessions() as s, s.begin():
         for cid, sp in specs.items():
-            f = card_features(render_card(sp))
+            f = card_features(images[cid] if cid in images else render_card(sp))
             s.add(CardImage(card_id=cid, content_type="image/png", data=b"", phash=f["phash"], features=f,
                             source="eval-render"))
 
 
-def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random):
+def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, images: dict | None = None):
     photos = []
     for i in range(n):
         k = [1, 1, 2, 3, 4][i % 5]
@@ -102,12 +158,12 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random):
         for c in rng.sample(cards, k):
             sp = specs[c.id]
             par = None
-            if rng.random() < 0.25:
+            if c.set_id in pars and rng.random() < 0.25:
                 par = rng.choice(pars[c.set_id])
                 sp = CardSpec(**{**sp.__dict__, "parallel": par.name, "numbered_to": par.numbered_to,
                                  "serial": rng.randint(1, par.numbered_to) if par.numbered_to else None})
             slab = rng.choice(SLABS) if rng.random() < 0.15 else None
-            img = render_card(sp)
+            img = images[c.id] if images and c.id in images else render_card(sp)
             objs.append(render_slab(sp, slab[0], slab[1], str(rng.randint(10_000_000, 99_999_999)), img) if slab else img)
             truth.append({"card": c.id, "parallel": par.id if par else None, "slab": slab})
         data, quads = make_photo(objs, level, seed=rng.randint(0, 10**9))
@@ -200,10 +256,16 @@ async def main_async(args, url: str) -> None:
             SPECS.update(specs)
             levels = args.levels.split(",")
             photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng) for lv in levels}
+            images: dict = {}
+            if args.scans:
+                scan_cards = await add_scans(sessions, load_scans(Path(args.scans)), specs, images)
+                if scan_cards:
+                    levels = [*levels, "scans"]
+                    photo_sets["scans"] = make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
             ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
             for mode in ("text", "refs"):
                 if mode == "refs":
-                    await add_references(sessions, specs)
+                    await add_references(sessions, specs, images)
                 for lv in levels:
                     report(mode, lv, await evaluate(ctx, photo_sets[lv]))
         finally:
@@ -217,6 +279,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cards", type=int, default=120, help="catalog size")
     p.add_argument("--levels", default="easy,medium,hard")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--scans", help="also photograph real scans: path to shared/data/hockeycards ('scans' row, "
+                                   "medium difficulty)")
     p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
     args = p.parse_args(argv)
     global VERBOSE

@@ -173,7 +173,7 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         t = m.text_score(ev, c)
         if cid in visual and ev.lines:
             v = visual[cid]
-            f = 0.5 * t + 0.5 * v
+            f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
             if t >= 0.6 and v >= 0.8:  # text and image agree: independent evidence compounds
                 f = max(f, 1 - (1 - t) * (1 - v))
         elif cid in visual:

@@ -71,7 +71,7 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np
     if flipped:
         slab = np.ascontiguousarray(slab[::-1, ::-1])
     label = label_bottom if flipped else label_top
-    window = slab[int(h * 0.265): int(h * 0.965), int(w * 0.085): int(w * 0.915)]
+    window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
     window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
     card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
     feats = [card_features(window), card_features(np.ascontiguousarray(window[::-1, ::-1]))]
