@@ -208,12 +208,12 @@ async def evaluate(ctx: ToolContext, photos) -> dict:
                 if t["slab"] and d.grading:
                     st["company"] += d.grading.company.id == str(grades_ref.company_id(t["slab"][0]))
                     st["grade"] += bool(d.grading.grade and d.grading.grade.value == t["slab"][1])
-            if VERBOSE and not ok_card and d.confidence == "High":
-                want = truth[j]["card"] if j >= 0 else None
-                print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
             if d.card.id is None:
                 st["unidentified"] += 1  # a slab whose card was not matched: grading only
                 continue
+            if VERBOSE and not ok_card and d.confidence == "High":
+                want = truth[j]["card"] if j >= 0 else None
+                print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
             st["tiers"][d.confidence][0] += 1
             st["tiers"][d.confidence][1] += ok_card
         # detection recall counts located objects even when matching dropped them

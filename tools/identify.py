@@ -231,7 +231,7 @@ async def _grading(s, reading: pipeline.Reading) -> Grading | None:
     if reading.label.grade:
         gref = GradeRef(id=str(grade.id) if grade else None, value=reading.label.grade,
                         condition=grade.condition if grade else None)
-    conf = "High" if reading.label.grade else "Medium"
+    conf = "Low" if reading.label.by_colour else "High" if reading.label.grade else "Medium"
     return Grading(confidence=conf, company=CompanyRef(id=str(company.id) if company else None, name=name),
                    grade=gref, cert_number=reading.label.cert)
 

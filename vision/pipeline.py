@@ -71,11 +71,34 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np
     if flipped:
         slab = np.ascontiguousarray(slab[::-1, ::-1])
     label = label_bottom if flipped else label_top
+    band_lines = bottom if flipped else top
+    if label.company is None and band_lines:  # text there but no company read: judge the label's colours
+        label.company = label_colour_company(slab)
+        label.by_colour = label.company is not None
     window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
     window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
     card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
     feats = [card_features(window), card_features(np.ascontiguousarray(window[::-1, ::-1]))]
     return label, window, (bottom if flipped else top) + card_lines, feats
+
+
+def label_colour_company(slab: np.ndarray) -> str | None:
+    """Company from the label's frame colour (PSA red, BGS gold, CGC blue, SGC black); robust to blur."""
+    h, w = slab.shape[:2]
+    band = slab[int(h * 0.02): int(h * 0.23), int(w * 0.03): int(w * 0.97)]
+    hsv = cv2.cvtColor(band, cv2.COLOR_RGB2HSV).reshape(-1, 3).astype(np.int32)
+    sat = hsv[(hsv[:, 1] > 90) & (hsv[:, 2] > 60)]
+    if len(sat) > 0.06 * len(hsv):
+        hue = np.median(sat[:, 0])
+        if hue < 10 or hue > 165:
+            return "PSA"
+        if 12 <= hue <= 35:
+            return "BGS"
+        if 95 <= hue <= 130:
+            return "CGC"
+    if float(np.mean(hsv[:, 2] < 60)) > 0.5:
+        return "SGC"
+    return None
 
 
 def _label_band_score(slab: np.ndarray) -> float:

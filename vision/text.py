@@ -64,6 +64,7 @@ class SlabLabel:
     grade: str | None = None
     cert: str | None = None
     text: str = ""
+    by_colour: bool = False  # company judged from the label's colours, not read
 
 
 def parse_label(lines: list[str]) -> SlabLabel:

@@ -96,3 +96,11 @@ def test_card_is_straightened_upright_portrait():
     quad = np.array([[300, 100], [100, 100], [100, 380], [300, 380]], np.float32)
     out = detect.order_corners(quad)
     assert out[0].tolist() == [100, 100] and out[2].tolist() == [300, 380]
+
+
+def test_label_colours_name_the_company_when_text_is_unreadable():
+    from vision.pipeline import label_colour_company
+
+    for company in ("PSA", "BGS", "SGC", "CGC"):
+        blurred = np.asarray(Image.fromarray(render_slab(OHTANI, company, "10", "12345678")).resize((62, 104)))
+        assert label_colour_company(np.asarray(Image.fromarray(blurred).resize((620, 1040)))) == company
