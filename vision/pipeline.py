@@ -72,7 +72,9 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np
         slab = np.ascontiguousarray(slab[::-1, ::-1])
     label = label_bottom if flipped else label_top
     band_lines = bottom if flipped else top
-    if label.company is None and band_lines:  # text there but no company read: judge the label's colours
+    if label.company is None and band_lines and (label.grade or label.cert):
+        # a grade or cert read but no company: judge the label's colours (never for bare card text,
+        # whose border colours would pass for a label)
         label.company = label_colour_company(slab)
         label.by_colour = label.company is not None
     window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
