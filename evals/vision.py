@@ -39,6 +39,14 @@ from vision.photos import make_photo
 from vision.render import CardSpec, render_card, render_slab
 
 VERBOSE = False
+_RNG = random.Random(0)
+
+
+def _uid() -> uuid.UUID:
+    """Deterministic ids (the rendered artwork is seeded by the card id, so runs repeat exactly)."""
+    return uuid.UUID(int=_RNG.getrandbits(128), version=4)
+
+
 SPECS: dict = {}
 FIRST = ["Shohei", "Aaron", "Paul", "Mike", "Juan", "Bobby", "Gunnar", "Elly", "Corbin", "Julio", "Ronald", "Mookie",
          "Freddie", "Jackson", "Wyatt", "Adley", "Spencer", "Bryce", "Jose", "Rafael"]
@@ -51,14 +59,14 @@ SLABS = [("PSA", "10"), ("PSA", "9"), ("BGS", "9.5"), ("SGC", "10"), ("CGC", "9.
 
 
 async def build_catalog(sessions, n_cards: int, rng: random.Random):
-    seg = {"bb": Segment(id=uuid.uuid4(), name="Baseball", shortname="MLB"),
-           "pk": Segment(id=uuid.uuid4(), name="Pokemon", shortname="PKMN")}
-    man = Manufacturer(id=uuid.uuid4(), name="Topps")
-    rels = [Release(id=uuid.uuid4(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2024 Topps Chrome", year="2024"),
-            Release(id=uuid.uuid4(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2023 Bowman", year="2023"),
-            Release(id=uuid.uuid4(), segment_id=seg["pk"].id, manufacturer_id=None, name="Base Set", year="1999")]
-    sets = [CardSet(id=uuid.uuid4(), release_id=r.id, name="Base", is_identifiable=True) for r in rels]
-    pars = {s.id: [Parallel(id=uuid.uuid4(), set_id=s.id, name=n, numbered_to=k, sort_order=i)
+    seg = {"bb": Segment(id=_uid(), name="Baseball", shortname="MLB"),
+           "pk": Segment(id=_uid(), name="Pokemon", shortname="PKMN")}
+    man = Manufacturer(id=_uid(), name="Topps")
+    rels = [Release(id=_uid(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2024 Topps Chrome", year="2024"),
+            Release(id=_uid(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2023 Bowman", year="2023"),
+            Release(id=_uid(), segment_id=seg["pk"].id, manufacturer_id=None, name="Base Set", year="1999")]
+    sets = [CardSet(id=_uid(), release_id=r.id, name="Base", is_identifiable=True) for r in rels]
+    pars = {s.id: [Parallel(id=_uid(), set_id=s.id, name=n, numbered_to=k, sort_order=i)
                    for i, (n, k) in enumerate([("Refractor", None), ("Gold Refractor", 50), ("Red Lava", 5)])]
             for s in sets}
     cards, specs = [], {}
@@ -69,7 +77,7 @@ async def build_catalog(sessions, n_cards: int, rng: random.Random):
         r, s = rels[k], sets[k]
         name = POKEMON[i % len(POKEMON)] if k == 2 else names[i]
         number = str(i + 1)
-        c = Card(id=uuid.uuid4(), set_id=s.id, release_id=r.id, name=name, number=number, number_sort=i + 1,
+        c = Card(id=_uid(), set_id=s.id, release_id=r.id, name=name, number=number, number_sort=i + 1,
                  description=None if k == 2 else rng.choice(TEAMS))
         cards.append(c)
         specs[c.id] = CardSpec(id=str(c.id), name=name, number=number, set_name="Base", release_name=r.name,
@@ -117,7 +125,7 @@ def load_scans(root: Path) -> list[dict]:
 
 
 async def add_scans(sessions, scans: list[dict], specs: dict, images: dict) -> list:
-    seg = Segment(id=uuid.uuid4(), name="Hockey", shortname="NHL")
+    seg = Segment(id=_uid(), name="Hockey", shortname="NHL")
     rels: dict = {}
     cards = []
     async with sessions() as s, s.begin():
@@ -125,15 +133,15 @@ async def add_scans(sessions, scans: list[dict], specs: dict, images: dict) -> l
         await s.flush()
         for sc in scans:
             if sc["set"] not in rels:
-                r = Release(id=uuid.uuid4(), segment_id=seg.id, name=sc["set"], year=sc["year"] or None)
-                cs = CardSet(id=uuid.uuid4(), release_id=r.id, name="Base", is_identifiable=True)
+                r = Release(id=_uid(), segment_id=seg.id, name=sc["set"], year=sc["year"] or None)
+                cs = CardSet(id=_uid(), release_id=r.id, name="Base", is_identifiable=True)
                 s.add(r)
                 await s.flush()
                 s.add(cs)
                 await s.flush()
                 rels[sc["set"]] = (r, cs)
             r, cs = rels[sc["set"]]
-            c = Card(id=uuid.uuid4(), set_id=cs.id, release_id=r.id, name=sc["name"], number=sc["number"] or None,
+            c = Card(id=_uid(), set_id=cs.id, release_id=r.id, name=sc["name"], number=sc["number"] or None,
                      description=sc["team"])
             s.add(c)
             cards.append(c)
