@@ -140,6 +140,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_vision(args: argparse.Namespace) -> int:
+    """``cardwise vision index``: features of stored images; ``vision render``: draw faces for cards without one."""
+    from tools._reference_images import index_images, render_missing
+
+    url = load_settings().database_url
+    migrations.upgrade(url)
+    fn = index_images if args.action == "index" else render_missing
+    print(json.dumps(asyncio.run(_with_sessions(url, lambda s: fn(s)))))
+    return 0
+
+
 def cmd_openapi(args: argparse.Namespace) -> int:
     from api.openapi import build_openapi
 
@@ -177,6 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.add_argument("--if-empty", action="store_true", help="do nothing when the catalog already has cards")
     i.set_defaults(func=cmd_import)
+
+    v = sub.add_parser("vision", help="reference images for photo identification")
+    v.add_argument("action", choices=["index", "render"],
+                   help="index: compute missing image features; render: draw a face for every card without an image "
+                        "(generated/demo catalogs)")
+    v.set_defaults(func=cmd_vision)
 
     o = sub.add_parser("openapi", help="print the OpenAPI document")
     o.set_defaults(func=cmd_openapi)

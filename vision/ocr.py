@@ -35,7 +35,7 @@ def engine():
                 from rapidocr import RapidOCR
 
                 threads = int(os.environ.get("CARDWISE_OCR_THREADS", "2"))
-                logging.getLogger("RapidOCR").setLevel(logging.WARNING)
+                logging.getLogger("RapidOCR").setLevel(logging.ERROR)
                 _ENGINE = RapidOCR(params={
                     "Global.log_level": "warning",
                     "Det.limit_type": "max",

@@ -41,3 +41,15 @@ async def _run(argv):
     import asyncio
 
     return await asyncio.to_thread(cli.main, argv)
+
+
+async def test_vision_render_gives_cards_without_images_a_reference(sessions, settings, monkeypatch, capsys):
+    cat = await seed_catalog(sessions)
+    monkeypatch.setattr(cli, "load_settings", lambda: settings)
+    assert await _run(["vision", "render"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == {"rendered": len(cat.cards)}
+    assert await _run(["vision", "render"]) == 0  # idempotent: only cards without an image
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == {"rendered": 0}
+    async with sessions() as s:
+        rows = (await s.scalars(select(CardImage))).all()
+    assert len(rows) == len(cat.cards) and all(r.phash and r.source == "render" for r in rows)
