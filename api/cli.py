@@ -120,6 +120,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
         print(f"cardwise import {args.name}: {exc}", file=sys.stderr)
         return 2
+    if args.name == "images":  # reference images are useful to identification once their features exist
+        from tools._reference_images import index_images
+
+        counts = {**(counts or {}), **asyncio.run(_with_sessions(url, lambda s: index_images(s, progress=progress)))}
     print(json.dumps({"importer": args.name, **(counts or {})}))
     return 0
 
@@ -148,6 +152,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     web.run_app(app, host=args.host or settings.host, port=args.port or settings.port, access_log=None,
                 print=lambda m: print(m, file=sys.stderr), shutdown_timeout=10)
+    return 0
+
+
+def cmd_vision(args: argparse.Namespace) -> int:
+    """``cardwise vision index``: features of stored images; ``vision render``: draw faces for cards without one."""
+    from tools._reference_images import index_images, render_missing
+
+    url = load_settings().database_url
+    migrations.upgrade(url)
+    fn = index_images if args.action == "index" else render_missing
+    print(json.dumps(asyncio.run(_with_sessions(url, lambda s: fn(s)))))
     return 0
 
 
@@ -188,6 +203,12 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.add_argument("--if-empty", action="store_true", help="do nothing when the catalog already has cards")
     i.set_defaults(func=cmd_import)
+
+    v = sub.add_parser("vision", help="reference images for photo identification")
+    v.add_argument("action", choices=["index", "render"],
+                   help="index: compute missing image features; render: draw a face for every card without an image "
+                        "(generated/demo catalogs)")
+    v.set_defaults(func=cmd_vision)
 
     o = sub.add_parser("openapi", help="print the OpenAPI document")
     o.set_defaults(func=cmd_openapi)

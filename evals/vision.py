@@ -1,0 +1,303 @@
+"""Evaluation of photo identification on generated phone-like photos with ground truth.
+
+    python -m evals.vision [--photos 8] [--cards 120] [--levels easy,medium,hard] [--seed 1]
+
+Builds a throw-away SQLite catalog (two segments, three releases, parallels Refractor / Gold /50 /
+Red /5, one image variation), renders every card face, and generates photos of 1-4 objects
+(about 15 % graded slabs, 25 % parallels with their serial) per difficulty. It runs the same code
+as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify._match``) twice:
+with reference images for every card ("refs") and from text alone ("text"). Printed per mode and
+difficulty: detection recall / precision (IoU >= 0.5), exact card top-1 (card and parallel),
+base card top-1 (parallel ignored), slab company / grade accuracy, precision of each confidence
+tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import resource
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from store import migrations
+from store.db import create_engine, sessionmaker
+from store.importers import grades as grades_importer
+from store.models import Card, CardImage, CardSet, Manufacturer, Parallel, Release, Segment
+from store.queries import keys as key_queries
+from store.reference import grades as grades_ref
+from tools import identify as ident
+from tools.context import Caller, ToolContext
+from tools.settings import Settings
+from vision import detect, pipeline
+from vision.features import card_features
+from vision.photos import make_photo
+from vision.render import CardSpec, render_card, render_slab
+
+VERBOSE = False
+_RNG = random.Random(0)
+
+
+def _uid() -> uuid.UUID:
+    """Deterministic ids (the rendered artwork is seeded by the card id, so runs repeat exactly)."""
+    return uuid.UUID(int=_RNG.getrandbits(128), version=4)
+
+
+SPECS: dict = {}
+FIRST = ["Shohei", "Aaron", "Paul", "Mike", "Juan", "Bobby", "Gunnar", "Elly", "Corbin", "Julio", "Ronald", "Mookie",
+         "Freddie", "Jackson", "Wyatt", "Adley", "Spencer", "Bryce", "Jose", "Rafael"]
+LAST = ["Ohtani", "Judge", "Skenes", "Trout", "Soto", "Witt", "Henderson", "De La Cruz", "Carroll", "Rodriguez",
+        "Acuna", "Betts", "Freeman", "Holliday", "Langford", "Rutschman", "Strider", "Harper", "Ramirez", "Devers"]
+POKEMON = ["Charizard", "Pikachu", "Blastoise", "Venusaur", "Mewtwo", "Gengar", "Snorlax", "Dragonite", "Gyarados",
+           "Alakazam", "Machamp", "Lapras", "Eevee", "Jigglypuff", "Zapdos", "Moltres", "Articuno", "Raichu"]
+TEAMS = ["Los Angeles Dodgers", "New York Yankees", "Pittsburgh Pirates", "Kansas City Royals", "Atlanta Braves"]
+SLABS = [("PSA", "10"), ("PSA", "9"), ("BGS", "9.5"), ("SGC", "10"), ("CGC", "9.5")]
+
+
+async def build_catalog(sessions, n_cards: int, rng: random.Random):
+    seg = {"bb": Segment(id=_uid(), name="Baseball", shortname="MLB"),
+           "pk": Segment(id=_uid(), name="Pokemon", shortname="PKMN")}
+    man = Manufacturer(id=_uid(), name="Topps")
+    rels = [Release(id=_uid(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2024 Topps Chrome", year="2024"),
+            Release(id=_uid(), segment_id=seg["bb"].id, manufacturer_id=man.id, name="2023 Bowman", year="2023"),
+            Release(id=_uid(), segment_id=seg["pk"].id, manufacturer_id=None, name="Base Set", year="1999")]
+    sets = [CardSet(id=_uid(), release_id=r.id, name="Base", is_identifiable=True) for r in rels]
+    pars = {s.id: [Parallel(id=_uid(), set_id=s.id, name=n, numbered_to=k, sort_order=i)
+                   for i, (n, k) in enumerate([("Refractor", None), ("Gold Refractor", 50), ("Red Lava", 5)])]
+            for s in sets}
+    cards, specs = [], {}
+    names = [f"{f} {ln}" for f in FIRST for ln in LAST]
+    rng.shuffle(names)
+    for i in range(n_cards):
+        k = i % 3
+        r, s = rels[k], sets[k]
+        name = POKEMON[i % len(POKEMON)] if k == 2 else names[i]
+        number = str(i + 1)
+        c = Card(id=_uid(), set_id=s.id, release_id=r.id, name=name, number=number, number_sort=i + 1,
+                 description=None if k == 2 else rng.choice(TEAMS))
+        cards.append(c)
+        specs[c.id] = CardSpec(id=str(c.id), name=name, number=number, set_name="Base", release_name=r.name,
+                               year=r.year, team=c.description, segment="Pokemon" if k == 2 else "Baseball")
+    async with sessions() as ss, ss.begin():
+        ss.add_all([*seg.values(), man])
+        await ss.flush()
+        ss.add_all(rels)
+        await ss.flush()
+        ss.add_all(sets)
+        await ss.flush()
+        ss.add_all(cards)
+        ss.add_all([p for ps in pars.values() for p in ps])
+    return cards, specs, pars
+
+
+def load_scans(root: Path) -> list[dict]:
+    """Real card scans with their identity from ``hockeycards/data/*.json`` (fronts that exist on disk)."""
+    import json
+
+    import numpy as np
+    from PIL import Image
+
+    out = []
+    for f in sorted((root / "data").glob("*.json")):
+        try:
+            doc = json.loads(f.read_text())
+        except ValueError:
+            continue
+        for st in (doc.values() if isinstance(doc, dict) else doc):
+            if not isinstance(st, dict):
+                continue
+            for c in st.get("cards", []):
+                img_path = root / (c.get("image_front") or "")
+                if not c.get("image_front") or not img_path.is_file():
+                    continue
+                img = Image.open(img_path).convert("RGB")
+                if img.width > img.height:
+                    img = img.rotate(90, expand=True)
+                img.thumbnail((700, 700))
+                out.append({"name": c["name"], "number": str(c.get("base_number") or ""), "team": c.get("team"),
+                            "set": st.get("set_display_name") or st.get("set_name") or "Scans",
+                            "year": str(st.get("set_year_start") or ""), "image": np.asarray(img)})
+    return out
+
+
+async def add_scans(sessions, scans: list[dict], specs: dict, images: dict) -> list:
+    seg = Segment(id=_uid(), name="Hockey", shortname="NHL")
+    rels: dict = {}
+    cards = []
+    async with sessions() as s, s.begin():
+        s.add(seg)
+        await s.flush()
+        for sc in scans:
+            if sc["set"] not in rels:
+                r = Release(id=_uid(), segment_id=seg.id, name=sc["set"], year=sc["year"] or None)
+                cs = CardSet(id=_uid(), release_id=r.id, name="Base", is_identifiable=True)
+                s.add(r)
+                await s.flush()
+                s.add(cs)
+                await s.flush()
+                rels[sc["set"]] = (r, cs)
+            r, cs = rels[sc["set"]]
+            c = Card(id=_uid(), set_id=cs.id, release_id=r.id, name=sc["name"], number=sc["number"] or None,
+                     description=sc["team"])
+            s.add(c)
+            cards.append(c)
+            specs[c.id] = CardSpec(id=str(c.id), name=sc["name"], number=sc["number"], release_name=r.name)
+            images[c.id] = sc["image"]
+    return cards
+
+
+async def add_references(sessions, specs, images: dict) -> None:
+    async with sessions() as s, s.begin():
+        for cid, sp in specs.items():
+            f = card_features(images[cid] if cid in images else render_card(sp))
+            s.add(CardImage(card_id=cid, content_type="image/png", data=b"", phash=f["phash"], features=f,
+                            source="eval-render"))
+
+
+def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, images: dict | None = None):
+    photos = []
+    for i in range(n):
+        k = [1, 1, 2, 3, 4][i % 5]
+        objs, truth = [], []
+        for c in rng.sample(cards, k):
+            sp = specs[c.id]
+            par = None
+            if c.set_id in pars and rng.random() < 0.25:
+                par = rng.choice(pars[c.set_id])
+                sp = CardSpec(**{**sp.__dict__, "parallel": par.name, "numbered_to": par.numbered_to,
+                                 "serial": rng.randint(1, par.numbered_to) if par.numbered_to else None})
+            slab = rng.choice(SLABS) if rng.random() < 0.15 else None
+            img = images[c.id] if images and c.id in images else render_card(sp)
+            objs.append(render_slab(sp, slab[0], slab[1], str(rng.randint(10_000_000, 99_999_999)), img) if slab else img)
+            truth.append({"card": c.id, "parallel": par.id if par else None, "slab": slab})
+        data, quads = make_photo(objs, level, seed=rng.randint(0, 10**9))
+        photos.append((data, truth, [q.quad for q in quads]))
+    return photos
+
+
+async def evaluate(ctx: ToolContext, photos) -> dict:
+    st = {"objects": 0, "found": 0, "detections": 0, "true_det": 0, "exact": 0, "base": 0, "slabs": 0, "company": 0,
+          "grade": 0, "unidentified": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
+    for data, truth, quads in photos:
+        t0 = time.perf_counter()
+        analysis = await ident.run_cpu(pipeline.analyse, data)
+        async with ctx.transaction() as s:
+            index = await ident._reference_index(ctx, s)
+            dets = [(r, await ident._match(ctx, s, r, index, None)) for r in analysis.readings]
+        dt = time.perf_counter() - t0
+        st["latall"].append(dt)
+        if len(truth) == 1:
+            st["lat1"].append(dt)
+        if len(truth) == 4:
+            st["lat4"].append(dt)
+        st["objects"] += len(truth)
+        st["slabs"] += sum(1 for t in truth if t["slab"])
+        used = set()
+        for r, d in dets:
+            if d is None:
+                continue
+            st["detections"] += 1
+            ious = [detect._iou(q, r.quad)[0] for q in quads]
+            j = max(range(len(quads)), key=lambda i: ious[i]) if quads else -1
+            ok_card = False
+            if j >= 0 and ious[j] >= 0.5 and j not in used:
+                used.add(j)
+                st["true_det"] += 1
+                t = truth[j]
+                ok_card = d.card.id == str(t["card"])
+                sugg = d.card.parallel_suggestions
+                ok_par = (sugg is None) if t["parallel"] is None else bool(sugg and sugg[0].id == str(t["parallel"]))
+                st["base"] += ok_card
+                st["exact"] += ok_card and ok_par
+                if t["slab"] and d.grading:
+                    st["company"] += d.grading.company.id == str(grades_ref.company_id(t["slab"][0]))
+                    st["grade"] += bool(d.grading.grade and d.grading.grade.value == t["slab"][1])
+            if d.card.id is None:
+                st["unidentified"] += 1  # a slab whose card was not matched: grading only
+                continue
+            if VERBOSE and not ok_card and d.confidence == "High":
+                want = truth[j]["card"] if j >= 0 else None
+                print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
+            st["tiers"][d.confidence][0] += 1
+            st["tiers"][d.confidence][1] += ok_card
+        # detection recall counts located objects even when matching dropped them
+        st["found"] += sum(1 for q in quads if any(detect._iou(q, r.quad)[0] >= 0.5 for r in analysis.readings))
+    return st
+
+
+def _pct(a: float, b: float) -> str:
+    return f"{100 * a / b:5.1f}%" if b else "   n/a"
+
+
+def _q(xs: list[float], p: float) -> str:
+    if not xs:
+        return "  n/a"
+    xs = sorted(xs)
+    return f"{xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]:.2f}s"
+
+
+def report(mode: str, level: str, st: dict) -> None:
+    tiers = "  ".join(f"{t} {_pct(v[1], v[0])} (n={v[0]})" for t, v in st["tiers"].items())
+    print(f"{mode:4} {level:6} objects={st['objects']:3}  det recall {_pct(st['found'], st['objects'])}  "
+          f"precision {_pct(st['true_det'], st['detections'])}  exact top-1 {_pct(st['exact'], st['objects'])}  "
+          f"base top-1 {_pct(st['base'], st['objects'])}  slab company {_pct(st['company'], st['slabs'])} "
+          f"grade {_pct(st['grade'], st['slabs'])} (n={st['slabs']})")
+    print(f"           tiers (share with the right card): {tiers}; slabs with grading only: {st['unidentified']}")
+    print(f"           latency p50 {_q(st['latall'], .5)} p95 {_q(st['latall'], .95)}; 1-card p50 {_q(st['lat1'], .5)}"
+          f" p95 {_q(st['lat1'], .95)}; 4-card p50 {_q(st['lat4'], .5)} p95 {_q(st['lat4'], .95)}")
+
+
+async def main_async(args, url: str) -> None:
+    rng = random.Random(args.seed)
+    if True:
+        engine = create_engine(url)
+        sessions = sessionmaker(engine)
+        try:
+            await grades_importer.run(sessions)
+            async with sessions() as s, s.begin():
+                key, _ = await key_queries.create(session=s, name="eval")
+            cards, specs, pars = await build_catalog(sessions, args.cards, rng)
+            SPECS.update(specs)
+            levels = args.levels.split(",")
+            photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng) for lv in levels}
+            images: dict = {}
+            if args.scans:
+                scan_cards = await add_scans(sessions, load_scans(Path(args.scans)), specs, images)
+                if scan_cards:
+                    levels = [*levels, "scans"]
+                    photo_sets["scans"] = make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
+            ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
+            for mode in ("text", "refs"):
+                if mode == "refs":
+                    await add_references(sessions, specs, images)
+                for lv in levels:
+                    report(mode, lv, await evaluate(ctx, photo_sets[lv]))
+        finally:
+            await engine.dispose()
+    print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m evals.vision", description=__doc__.splitlines()[0])
+    p.add_argument("--photos", type=int, default=10, help="photos per difficulty")
+    p.add_argument("--cards", type=int, default=120, help="catalog size")
+    p.add_argument("--levels", default="easy,medium,hard")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--scans", help="also photograph real scans: path to shared/data/hockeycards ('scans' row, "
+                                   "medium difficulty)")
+    p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
+    args = p.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'eval.sqlite3'}"
+        migrations.upgrade(url)
+        asyncio.run(main_async(args, url))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Queries behind card identification: candidate cards by OCR text, reference image features,
+parallels, grading lookups, identifiable sets and stored identification requests.
+
+A set is identifiable when ``card_set.is_identifiable`` is true; identification only ever matches
+cards of identifiable sets (the same rule as ``GET /v1/identify/list/sets``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from store.models import (
+    Attribute,
+    Card,
+    CardAttribute,
+    CardImage,
+    CardSet,
+    Grade,
+    GradingCompany,
+    GradingType,
+    IdentificationRequest,
+    Manufacturer,
+    Parallel,
+    ParallelCard,
+    Release,
+    Segment,
+)
+from store.queries._util import page
+
+
+def _card_select():
+    return (
+        select(Card, CardSet.name.label("set_name"), Release.name.label("release_name"), Release.year,
+               Release.segment_id, Manufacturer.name.label("manufacturer"), Segment.name.label("segment_name"))
+        .join(CardSet, CardSet.id == Card.set_id)
+        .join(Release, Release.id == Card.release_id)
+        .join(Segment, Segment.id == Release.segment_id)
+        .outerjoin(Manufacturer, Manufacturer.id == Release.manufacturer_id)
+        .where(CardSet.is_identifiable.is_(True))
+    )
+
+
+def _row(r: Any) -> dict[str, Any]:
+    c: Card = r[0]
+    return {"card": c, "set_name": r.set_name, "release_name": r.release_name, "year": r.year,
+            "segment_id": r.segment_id, "manufacturer": r.manufacturer, "segment_name": r.segment_name}
+
+
+async def resolve_segment(*, session: AsyncSession, ident: str) -> Segment | None:
+    try:
+        sid = uuid.UUID(ident)
+    except ValueError:
+        sid = None
+    if sid is not None:
+        seg = await session.get(Segment, sid)
+        if seg is not None:
+            return seg
+    low = ident.strip().lower()
+    stmt = select(Segment).where(or_(func.lower(Segment.name) == low, func.lower(Segment.shortname) == low))
+    return (await session.scalars(stmt.limit(1))).first()
+
+
+async def candidates_by_words(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
+                              limit: int = 300) -> list[dict[str, Any]]:
+    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped)."""
+    if not words:
+        return []
+    stmt = _card_select().where(or_(*[func.lower(Card.name).contains(w, autoescape=True) for w in words]))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
+
+
+async def cards_by_ids(*, session: AsyncSession, ids: list[uuid.UUID], segment_id: uuid.UUID | None = None
+                       ) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    stmt = _card_select().where(Card.id.in_(ids))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt)).all()]
+
+
+async def attributes_of(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    out: dict[uuid.UUID, list[str]] = {}
+    if not card_ids:
+        return out
+    rows = await session.execute(
+        select(CardAttribute.card_id, Attribute.name).join(Attribute, Attribute.id == CardAttribute.attribute_id)
+        .where(CardAttribute.card_id.in_(card_ids)).order_by(Attribute.name))
+    for cid, name in rows.all():
+        out.setdefault(cid, []).append(name)
+    return out
+
+
+async def image_index_version(*, session: AsyncSession) -> tuple[int, Any]:
+    row = (await session.execute(
+        select(func.count(CardImage.id), func.max(CardImage.created_at), func.count(CardImage.features)).where(CardImage.phash.is_not(None))
+    )).one()
+    return int(row[0]), (row[1], int(row[2]))
+
+
+async def image_features(*, session: AsyncSession) -> list[tuple[uuid.UUID, str, dict | None]]:
+    """(card id, phash, features) of every reference image with features, identifiable sets only."""
+    stmt = (select(CardImage.card_id, CardImage.phash, CardImage.features)
+            .join(Card, Card.id == CardImage.card_id).join(CardSet, CardSet.id == Card.set_id)
+            .where(CardImage.phash.is_not(None), CardSet.is_identifiable.is_(True)))
+    return [(r[0], r[1], r[2]) for r in (await session.execute(stmt)).all()]
+
+
+async def images_without_features(*, session: AsyncSession, limit: int = 200) -> list[CardImage]:
+    stmt = select(CardImage).where(CardImage.phash.is_(None)).order_by(CardImage.id).limit(limit)
+    return list((await session.scalars(stmt)).all())
+
+
+async def parallels_for(*, session: AsyncSession, card: Card) -> list[Parallel]:
+    """The parallels a card can come in: its set's full parallels and partial ones listing it."""
+    stmt = (select(Parallel).where(Parallel.set_id == card.set_id)
+            .where(or_(Parallel.is_partial.is_(False),
+                       Parallel.id.in_(select(ParallelCard.parallel_id).where(ParallelCard.card_id == card.id))))
+            .order_by(Parallel.sort_order, Parallel.name))
+    return list((await session.scalars(stmt)).all())
+
+
+async def grading(*, session: AsyncSession, abbreviation: str, grade: str | None
+                  ) -> tuple[GradingCompany | None, Grade | None]:
+    company = (await session.scalars(
+        select(GradingCompany).where(func.upper(GradingCompany.abbreviation) == abbreviation.upper()))).first()
+    if company is None or grade is None:
+        return company, None
+    rows = (await session.execute(
+        select(Grade, GradingType.name).join(GradingType, GradingType.id == Grade.type_id)
+        .where(and_(GradingType.company_id == company.id, Grade.value == grade)))).all()
+    rows.sort(key=lambda r: (r[1] != "Card", r[1]))
+    return company, rows[0][0] if rows else None
+
+
+async def identifiable_sets(*, session: AsyncSession, skip: int, take: int) -> tuple[list[Any], int]:
+    stmt = (select(Release.year, Release.name, Segment.name, CardSet.name, CardSet.id)
+            .join(Release, Release.id == CardSet.release_id).join(Segment, Segment.id == Release.segment_id)
+            .where(CardSet.is_identifiable.is_(True))
+            .order_by(Segment.name, Release.year.desc(), Release.name, CardSet.name, CardSet.id))
+    return await page(session, stmt, skip=skip, take=take)
+
+
+async def set_identifiable(*, session: AsyncSession, set_id: uuid.UUID) -> bool | None:
+    s = await session.get(CardSet, set_id)
+    return None if s is None else bool(s.is_identifiable)
+
+
+async def save_request(*, session: AsyncSession, request_id: uuid.UUID, key_id: uuid.UUID,
+                       segment_id: uuid.UUID | None, detected: int, ms: float, result: dict) -> None:
+    session.add(IdentificationRequest(id=request_id, api_key_id=key_id, segment_id=segment_id,
+                                      detected_count=detected, processing_ms=ms, result=result))
+    await session.flush()

@@ -1,0 +1,106 @@
+"""The image code on its own: decoding rules, localisation, OCR, slab labels, serials, features."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision import detect
+from vision.decode import MAX_PIXELS, decode, sniff
+from vision.errors import VisionError
+from vision.features import HashIndex, card_features
+from vision.photos import make_photo
+from vision.pipeline import analyse
+from vision.render import CardSpec, render_card, render_slab
+from vision.text import numbers, parse_label, serials
+
+OHTANI = CardSpec(id="a", name="Shohei Ohtani", number="1", release_name="2024 Topps Chrome", year="2024",
+                  team="Los Angeles Dodgers")
+JUDGE = CardSpec(id="b", name="Aaron Judge", number="2", release_name="2024 Topps Chrome", year="2024")
+
+
+def test_sniff_names_the_accepted_formats():
+    for fmt, name in (("JPEG", "jpeg"), ("PNG", "png"), ("WEBP", "webp")):
+        buf = io.BytesIO()
+        Image.new("RGB", (8, 8)).save(buf, fmt)
+        assert sniff(buf.getvalue()) == name
+    gif = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(gif, "GIF")
+    assert sniff(gif.getvalue()) is None
+
+
+def test_exif_orientation_is_applied():
+    img = Image.new("RGB", (40, 20), (255, 0, 0))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise on display
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", exif=exif)
+    assert decode(buf.getvalue()).shape[:2] == (40, 20)
+
+
+def test_truncated_and_bomb_images_are_rejected():
+    buf = io.BytesIO()
+    Image.fromarray(render_card(OHTANI)).save(buf, "JPEG")
+    with pytest.raises(VisionError) as e:
+        decode(buf.getvalue()[:2000])
+    assert e.value.kind == "corrupt"
+    big = io.BytesIO()
+    Image.new("1", (12000, 12000)).save(big, "PNG")  # 144 Mpx in a few kB
+    assert len(big.getvalue()) < 1_000_000 and 12000 * 12000 > MAX_PIXELS
+    with pytest.raises(VisionError) as e:
+        decode(big.getvalue())
+    assert e.value.kind == "too_large"
+
+
+def test_four_cards_are_located_and_read():
+    data, truth = make_photo([render_card(OHTANI), render_card(JUDGE), render_card(OHTANI), render_card(JUDGE)],
+                             "easy", seed=3)
+    a = analyse(data)
+    assert len(a.readings) == 4
+    for t in truth:
+        best = max(detect._iou(t.quad, r.quad)[0] for r in a.readings)
+        assert best > 0.8
+    names = sorted(next(x for x in r.lines if x in ("Shohei Ohtani", "Aaron Judge")) for r in a.readings)
+    assert names == ["Aaron Judge", "Aaron Judge", "Shohei Ohtani", "Shohei Ohtani"]
+
+
+def test_slab_label_is_read():
+    data, _ = make_photo([render_slab(OHTANI, "BGS", "9.5", "0012345678")], "easy", seed=5)
+    (r,) = analyse(data).readings
+    assert r.kind == "slab"
+    assert (r.label.company, r.label.grade, r.label.cert) == ("BGS", "9.5", "0012345678")
+
+
+def test_label_and_serial_parsing():
+    lab = parse_label(["PSA", "2024 TOPPS CHROME", "SHOHEI OHTANI", "GEM MT 10", "81234567"])
+    assert (lab.company, lab.grade, lab.cert) == ("PSA", "10", "81234567")
+    assert parse_label(["BECKETT", "MINT 9"]).company == "BGS"
+    assert serials(["23/50", "4 / 102"]) == [(23, 50), (4, 102)]
+    assert {"1", "rc-12"} <= numbers(["#1", "#RC-12"])
+
+
+def test_hash_index_finds_the_same_card_in_a_photo():
+    refs = [CardSpec(id=f"c{i}", name=f"Player {i}") for i in range(30)]
+    idx = HashIndex(list(range(30)), *zip(*[(f["phash"], f["color"]) for f in
+                                           (card_features(render_card(s)) for s in refs)]))
+    data, _ = make_photo([render_card(refs[17])], "easy", seed=9)
+    (r,) = analyse(data, with_ocr=False).readings
+    best = max((idx.query(f, k=1)[0] for f in r.features), key=lambda t: t[1])
+    assert best[0] == 17
+
+
+def test_card_is_straightened_upright_portrait():
+    quad = np.array([[300, 100], [100, 100], [100, 380], [300, 380]], np.float32)
+    out = detect.order_corners(quad)
+    assert out[0].tolist() == [100, 100] and out[2].tolist() == [300, 380]
+
+
+def test_label_colours_name_the_company_when_text_is_unreadable():
+    from vision.pipeline import label_colour_company
+
+    for company in ("PSA", "BGS", "SGC", "CGC"):
+        blurred = np.asarray(Image.fromarray(render_slab(OHTANI, company, "10", "12345678")).resize((62, 104)))
+        assert label_colour_company(np.asarray(Image.fromarray(blurred).resize((620, 1040)))) == company

@@ -1,0 +1,116 @@
+"""Scoring OCR readings and visual features against catalog candidates (no I/O here).
+
+Text score of a candidate card (0..1): 0.6 name similarity (best OCR line, or the joined text
+containing the name) + 0.25 card number read + 0.1 release/set words read + 0.05 year read; a
+name that was not read halves it. Visual score (0..1) comes from the reference index (hash +
+colour). Fused: the mean of both when the card has a reference image and text was read,
+otherwise whichever exists. The margin to the best *different* card caps the tier: within 0.06
+the detection cannot be High.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any
+
+import numpy as np
+
+from vision.render import parallel_color
+from vision.text import norm, numbers, words, years
+
+STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
+        "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
+
+
+@dataclass
+class TextEvidence:
+    lines: list[str]
+    joined: str
+    words: set[str]
+    numbers: set[str]
+    years: set[str]
+    query_words: list[str] = field(default_factory=list)
+
+
+def evidence(lines: list[str]) -> TextEvidence:
+    normed = [norm(line) for line in lines]
+    ws = {w for line in lines for w in words(line)}
+    query = sorted({w for w in ws if len(w) >= 4 and w.isalpha() and w not in STOP}, key=len, reverse=True)[:12]
+    return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
+                        numbers=numbers(lines), years=set(years(lines)), query_words=query)
+
+
+def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
+    if not ev.lines:
+        return 0.0
+    c = cand["card"]
+    name = norm(c.name)
+    if name and name in ev.joined:
+        name_sim = 1.0
+    else:
+        name_sim = max((SequenceMatcher(None, name, line).ratio() for line in ev.lines), default=0.0)
+    num = 0.0
+    if c.number:
+        n = norm(c.number).replace(" ", "").lstrip("#")
+        if n in ev.numbers or n.lstrip("0") in ev.numbers:
+            num = 1.0
+    rel_words = {w for w in words(f"{cand['release_name'] or ''} {cand['set_name'] or ''}") if not w.isdigit()}
+    ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
+    yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
+    s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
+    return s if name_sim >= 0.7 else s * 0.5
+
+
+def _lab(rgb: tuple[int, int, int]) -> np.ndarray:
+    import cv2
+
+    return cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2LAB).reshape(3).astype(np.float32)
+
+
+def parallel_ranking(parallels: list[Any], border: list[float] | None, serials: list[tuple[int, int]]
+                     ) -> list[tuple[Any, float | None, str | None]]:
+    """[(parallel, score, confidence tier or None)] best first; [] when there is no parallel evidence."""
+    if not parallels:
+        return []
+    runs = {b for _, b in serials}
+    base_d = None
+    out = []
+    if border is not None:
+        b = np.asarray(border, np.float32)
+        base_d = float(np.linalg.norm(b - _lab(parallel_color(None))))
+    evidence_found = False
+    for p in parallels:
+        serial = 1.0 if p.numbered_to and p.numbered_to in runs else 0.0
+        col = 0.0
+        if border is not None:
+            d = float(np.linalg.norm(np.asarray(border, np.float32) - _lab(parallel_color(p.name))))
+            col = max(0.0, 1.0 - d / 60.0)
+            if base_d is not None and d + 8 < base_d:
+                evidence_found = True
+        if serial:
+            evidence_found = True
+        out.append((p, 0.65 * serial + 0.35 * col, serial))
+    if not evidence_found:
+        return []
+    out.sort(key=lambda t: -t[1])
+    ranked = []
+    serial_hits = [t for t in out if t[2]]
+    for i, (p, s, serial) in enumerate(out):
+        tier = None
+        if serial and len(serial_hits) == 1:
+            tier = "High" if s >= 0.9 else "Medium"
+        elif i == 0 and s >= 0.3:
+            tier = "Medium" if s >= 0.6 and (len(out) == 1 or s - out[1][1] > 0.1) else "Low"
+        ranked.append((p, round(s, 3), tier))
+    return ranked
+
+
+def tier(pct: float) -> str | None:
+    if pct >= 90:
+        return "High"
+    if pct >= 75:
+        return "Medium"
+    if pct >= 50:
+        return "Low"
+    return None

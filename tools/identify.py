@@ -1,0 +1,333 @@
+"""Identification tools: cards in a photo matched to the catalog, detection, CardMagic, identifiable sets.
+
+The image work (``vision/``) runs in a worker thread so the server keeps answering other
+requests; catalog matching runs here against the database (``store/queries/identify.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+from pydantic import Field
+
+from store.queries import identify as q
+from tools import _identify_match as m
+from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
+from tools._registry import tool
+from tools.context import ToolContext
+from tools.errors import ServiceError, not_found
+from vision import pipeline
+from vision.decode import CONTENT_TYPES, sniff
+from vision.errors import VisionError
+from vision.features import HashIndex
+
+log = logging.getLogger("cardwise.vision")
+_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
+_OTHER_IMAGE_MAGIC = (b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"%PDF", b"\x00\x00\x01\x00", b"8BPS")
+
+
+async def run_cpu(fn, *args, **kwargs):
+    """Run CPU-bound image work off the event loop (one image at a time per process)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_EXECUTOR, lambda: fn(*args, **kwargs))
+
+
+def image_bytes(upload: Upload) -> bytes:
+    """The upload's bytes if they are JPEG, PNG, WebP or HEIC; 415 for other formats."""
+    data = upload.data
+    if sniff(data) is not None:
+        return data
+    declared = (upload.content_type or "").split(";")[0].strip().lower()
+    if data.startswith(_OTHER_IMAGE_MAGIC) or declared not in set(CONTENT_TYPES.values()) | {"image/jpg", "image/heif"}:
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE", "Unsupported image format; send JPEG, PNG, WebP or HEIC")
+    raise ServiceError("VALIDATION_ERROR", "The image is corrupt or truncated")
+
+
+def vision_error(exc: VisionError) -> ServiceError:
+    if exc.kind == "unsupported":
+        return ServiceError("UNSUPPORTED_MEDIA_TYPE", exc.message)
+    return ServiceError("VALIDATION_ERROR", exc.message)
+
+
+# --------------------------------------------------------------------------- output models
+class ParallelSuggestion(CamelOut):
+    id: str
+    name: str
+    numbered_to: int | None = None
+    confidence: Literal["High", "Medium", "Low"] | None = None
+
+
+class CardRecord(CamelOut):
+    id: str | None = None
+    segment_id: str | None = None
+    release_id: str | None = None
+    set_id: str | None = None
+    year: str | None = None
+    manufacturer: str | None = None
+    release_name: str | None = None
+    set_name: str | None = None
+    name: str | None = None
+    number: str | None = None
+    description: str | None = None
+    numbered_to: int | None = None
+    attributes: list[str] | None = None
+    variation_of: str | None = None
+
+
+class DetectionCard(CardRecord):
+    parallel_suggestions: list[ParallelSuggestion] | None = None
+    suggestions: list[CardRecord] | None = None
+
+
+class GradeRef(CamelOut):
+    id: str | None = None
+    value: str | None = None
+    condition: str | None = None
+
+
+class CompanyRef(CamelOut):
+    id: str | None = None
+    name: str
+
+
+class Grading(CamelOut):
+    confidence: Literal["High", "Medium", "Low"]
+    company: CompanyRef
+    grade: GradeRef | None = None
+    cert_number: str | None = None
+
+
+class Detection(CamelOut):
+    confidence: Literal["High", "Medium", "Low"]
+    card: DetectionCard
+    grading: Grading | None = None
+
+
+class IdentifyResult(CamelOut):
+    success: bool
+    request_id: str
+    detections: list[Detection]
+    processing_time: float
+    detected_count: int
+    identified_count: int
+
+
+class IdentifyIn(In):
+    image: Upload = Field(description="The photo: multipart field 'image' or a raw image body")
+
+
+class IdentifySegmentIn(IdentifyIn):
+    segment: str = Field(min_length=1, max_length=200, description="Segment UUID, name or short code")
+
+
+# --------------------------------------------------------------------------- matching
+async def _reference_index(ctx: ToolContext, s) -> HashIndex:
+    version = await q.image_index_version(session=s)
+    cached = ctx.services.get("vision_index")
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    rows = await q.image_features(session=s)
+    ids = [r[0] for r in rows]
+    idx = HashIndex(ids, [r[1] for r in rows], [(r[2] or {}).get("color") for r in rows])
+    ctx.services["vision_index"] = (version, idx)
+    return idx
+
+
+def _record(c: dict[str, Any], attrs: dict, *, exact: bool = True) -> dict[str, Any]:
+    card = c["card"]
+    rec = dict(segment_id=str(c["segment_id"]), release_id=str(card.release_id), set_id=str(card.set_id),
+               year=c["year"], manufacturer=c["manufacturer"], release_name=c["release_name"], set_name=c["set_name"])
+    if exact:
+        rec.update(id=str(card.id), name=card.name, number=card.number, description=card.description,
+                   numbered_to=card.numbered_to, attributes=attrs.get(card.id) or None,
+                   variation_of=str(card.variation_of) if card.variation_of else None)
+    return rec
+
+
+async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
+    ev = m.evidence(reading.lines)
+    cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
+                                                                   segment_id=segment_id)}
+    visual: dict[uuid.UUID, float] = {}
+    if len(index):
+        for feats in reading.features:
+            for cid, sim in index.query(feats, k=8):
+                visual[cid] = max(visual.get(cid, 0.0), sim)
+        missing = [cid for cid in visual if cid not in cands]
+        for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
+            cands[c["card"].id] = c
+        unscored = [c for c in cands if c not in visual]
+        for feats in reading.features:  # text candidates with a reference image the shortlist missed
+            for cid, sim in index.similarity(feats, unscored).items():
+                visual[cid] = max(visual.get(cid, 0.0), sim)
+    # a card without a reference image gets a neutral visual prior of 0.6 when the photo looks like some
+    # reference image (so an imaged twin that matches wins); otherwise its text score stands alone
+    looks_known = max(visual.values(), default=0.0) >= 0.6
+    scored = []
+    for cid, c in cands.items():
+        t = m.text_score(ev, c)
+        if cid in visual and ev.lines:
+            v = visual[cid]
+            f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
+            if t >= 0.6 and v >= 0.8:  # text and image agree: independent evidence compounds
+                f = max(f, 1 - (1 - t) * (1 - v))
+        elif cid in visual:
+            f = visual[cid]
+        elif looks_known:
+            f = 0.5 * t + 0.3
+        else:
+            f = t
+        scored.append((f, cid))
+    scored.sort(key=lambda x: -x[0])
+    grading = await _grading(s, reading)
+    if not scored or m.tier(scored[0][0] * 100) is None:
+        if grading is not None:
+            return Detection(confidence=grading.confidence, card=DetectionCard(), grading=grading)
+        return None
+    best_f, best_id = scored[0]
+    log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
+    best = cands[best_id]
+    runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
+                   or cands[cid]["card"].number != best["card"].number), 0.0)
+    twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
+    pct = min(100.0, best_f * 100)
+    if best_f - runner < 0.06 or twin is not None or _confusable_number(best, [cands[c] for _, c in scored[1:6]]):
+        pct = min(pct, 89.0)
+    level = m.tier(pct)
+    alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
+    attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])
+    card = DetectionCard(**_record(best, attrs))
+    pars = await q.parallels_for(session=s, card=best["card"])
+    ranked = m.parallel_ranking(pars, reading.features[0].get("border") if reading.features else None, reading.serials)
+    if ranked:
+        card.parallel_suggestions = [ParallelSuggestion(id=str(p.id), name=p.name, numbered_to=p.numbered_to,
+                                                        confidence=t) for p, _, t in ranked[:5]]
+    if level in ("Medium", "Low") and alt_ids:
+        card.suggestions = [CardRecord(**_record(cands[cid], attrs)) for cid in alt_ids]
+    return Detection(confidence=level, card=card, grading=grading)
+
+
+def _confusable_number(best: dict, others: list[dict]) -> bool:
+    """Another card of the same name whose number contains the best one's, or the reverse (#3 / #39)."""
+    b = (best["card"].number or "").lower()
+    for o in others:
+        n = (o["card"].number or "").lower()
+        if o["card"].name == best["card"].name and n != b and b and n and (b in n or n in b):
+            return True
+    return False
+
+
+async def _grading(s, reading: pipeline.Reading) -> Grading | None:
+    if reading.kind != "slab" or reading.label is None or reading.label.company is None:
+        return None
+    company, grade = await q.grading(session=s, abbreviation=reading.label.company, grade=reading.label.grade)
+    name = company.name if company else reading.label.company
+    gref = None
+    if reading.label.grade:
+        gref = GradeRef(id=str(grade.id) if grade else None, value=reading.label.grade,
+                        condition=grade.condition if grade else None)
+    conf = "Low" if reading.label.by_colour else "High" if reading.label.grade else "Medium"
+    return Grading(confidence=conf, company=CompanyRef(id=str(company.id) if company else None, name=name),
+                   grade=gref, cert_number=reading.label.cert)
+
+
+async def _identify(ctx: ToolContext, upload: Upload, segment: str | None) -> IdentifyResult:
+    key_id = ctx.key_id()
+    started = time.perf_counter()
+    segment_id = None
+    if segment is not None:
+        async with ctx.transaction() as s:
+            seg = await q.resolve_segment(session=s, ident=segment)
+        if seg is None:
+            raise not_found("Segment", segment)
+        segment_id = seg.id
+    data = image_bytes(upload)
+    try:
+        analysis = await run_cpu(pipeline.analyse, data)
+    except VisionError as exc:
+        raise vision_error(exc) from None
+    request_id = uuid.uuid4()
+    async with ctx.transaction() as s:
+        index = await _reference_index(ctx, s)
+        detections = []
+        for r in analysis.readings:
+            d = await _match(ctx, s, r, index, segment_id)
+            if d is not None:
+                detections.append(d)
+        ms = round((time.perf_counter() - started) * 1000, 1)
+        result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
+                                detected_count=len(analysis.readings),
+                                identified_count=sum(1 for d in detections if d.card.id))
+        await q.save_request(session=s, request_id=request_id, key_id=key_id, segment_id=segment_id,
+                             detected=len(analysis.readings), ms=ms, result=result.model_dump(mode="json"))
+    log.info("identified", extra={"request_id": str(request_id), "detected": result.detected_count,
+                                  "identified": result.identified_count, "ms": ms, **analysis.timings})
+    return result
+
+
+@tool("identify_card", method="POST", path="/v1/identify/card", body="binary", agent=False,
+      extra_statuses=(413, 415))
+async def identify_card(ctx: ToolContext, inp: IdentifyIn) -> IdentifyResult:
+    """Identify every card and graded slab in a photo, inferring each card's segment."""
+    return await _identify(ctx, inp.image, None)
+
+
+@tool("identify_card_segment", method="POST", path="/v1/identify/card/{segment}", body="binary", agent=False,
+      extra_statuses=(404, 413, 415))
+async def identify_card_segment(ctx: ToolContext, inp: IdentifySegmentIn) -> IdentifyResult:
+    """Identify the cards in a photo within one segment (UUID, name or short code, case-insensitive)."""
+    return await _identify(ctx, inp.image, inp.segment)
+
+
+class IdentifiableSet(Out):
+    year: str
+    release_name: str
+    segment_name: str
+    set_name: str
+    set_id: str
+
+
+class IdentifiableSetsPage(Out):
+    sets: list[IdentifiableSet]
+    total_count: int
+    skip: int
+    take: int
+
+
+class ListSetsIn(In):
+    take: Take = 20
+    skip: Skip = 0
+
+
+@tool("identify_list_sets", method="GET", path="/v1/identify/list/sets")
+async def identify_list_sets(ctx: ToolContext, inp: ListSetsIn) -> IdentifiableSetsPage:
+    """List the sets whose cards photo identification can recognise (year, release, segment, set name and id)."""
+    async with ctx.transaction() as s:
+        rows, total = await q.identifiable_sets(session=s, skip=inp.skip, take=inp.take)
+    return IdentifiableSetsPage(sets=[IdentifiableSet(year=r[0] or "", release_name=r[1], segment_name=r[2],
+                                                      set_name=r[3], set_id=str(r[4])) for r in rows],
+                                total_count=total, skip=inp.skip, take=inp.take)
+
+
+class CheckSetIn(In):
+    set_id: UUIDStr
+
+
+class SetIdentifiable(Out):
+    set_id: str
+    is_identifiable: bool
+
+
+@tool("identify_check_set", method="GET", path="/v1/identify/check/set/{set_id}")
+async def identify_check_set(ctx: ToolContext, inp: CheckSetIn) -> SetIdentifiable:
+    """Tell whether photo identification can recognise the cards of one set (404 for an unknown set)."""
+    async with ctx.transaction() as s:
+        ok = await q.set_identifiable(session=s, set_id=uuid.UUID(inp.set_id))
+    if ok is None:
+        raise not_found("Set", inp.set_id)
+    return SetIdentifiable(set_id=inp.set_id, is_identifiable=ok)

@@ -1,0 +1,186 @@
+"""Locating cards and graded slabs in a photo (OpenCV, no learned weights).
+
+Edges (Canny on grey with automatic and fixed thresholds, and on saturation/value) -> contours ->
+convex hull -> a quadrilateral (polygon approximation or the minimum-area rectangle) whose corners
+are refined by fitting a line to each side's contour points and intersecting them -> shape
+filters (aspect ratio, fill) -> an edge-support check (most points along each side must lie on an
+edge) -> non-maximum suppression that keeps outer quads and drops quads nested inside a kept one
+(art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 1024
+CARD_RATIO = 63.5 / 88.9  # 0.714
+SLAB_RATIO = 0.60
+
+
+@dataclass
+class Found:
+    quad: np.ndarray  # 4x2 float32, in the coordinates of the image given to locate()
+    kind: str  # "card" | "slab"
+    score: float  # edge support 0..1
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.quad.astype(np.float32)))
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Corners clockwise from top-left, portrait: the first edge is a short side, the upper one."""
+    pts = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
+    e = [float(np.linalg.norm(pts[(i + 1) % 4] - pts[i])) for i in range(4)]
+    starts = (0, 2) if e[0] + e[2] <= e[1] + e[3] else (1, 3)
+    start = min(starts, key=lambda i: (pts[i][1] + pts[(i + 1) % 4][1]))
+    return np.roll(pts, -start, axis=0)
+
+
+def _edges(img: np.ndarray) -> list[np.ndarray]:
+    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blur))
+    out = [cv2.Canny(blur, int(max(0, 0.66 * med)), int(min(255, 1.33 * med)) or 1)]
+    out.append(cv2.Canny(blur, 30, 90))
+    hsv = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_RGB2HSV)
+    out.append(cv2.Canny(hsv[:, :, 1], 30, 90))
+    return out
+
+
+def _line_fit_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
+    """Refine 4 approximate corners by fitting a line to the contour points of each side."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    corners = approx.reshape(4, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 10:
+            return None
+        d = ab / length
+        n = np.array([-d[1], d[0]])
+        rel = pts - a
+        t = rel @ d
+        dist = np.abs(rel @ n)
+        sel = (t > 0.12 * length) & (t < 0.88 * length) & (dist < max(6.0, 0.04 * length))
+        side_pts = pts[sel]
+        if len(side_pts) < 5:
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(side_pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    return np.array(out, np.float32)
+
+
+def _support(edge_dil: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+    h, w = edge_dil.shape
+    per_side = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ts = np.linspace(0.06, 0.94, 40)
+        xs = np.clip((a[0] + (b[0] - a[0]) * ts).astype(int), 0, w - 1)
+        ys = np.clip((a[1] + (b[1] - a[1]) * ts).astype(int), 0, h - 1)
+        per_side.append(float((edge_dil[ys, xs] > 0).mean()))
+    return float(np.mean(per_side)), float(min(per_side))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """(IoU, share of the smaller quad inside the larger)."""
+    ia, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    aa, ab = cv2.contourArea(a), cv2.contourArea(b)
+    if ia <= 0:
+        return 0.0, 0.0
+    return ia / (aa + ab - ia), ia / max(1e-6, min(aa, ab))
+
+
+def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
+    """Every card and slab in the image, largest first (quads in the input's coordinates)."""
+    h0, w0 = rgb.shape[:2]
+    scale = WORK_SIDE / max(h0, w0)
+    img = cv2.resize(rgb, (int(w0 * scale), int(h0 * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else rgb
+    if scale >= 1:
+        scale = 1.0
+    h, w = img.shape[:2]
+    min_area = 0.012 * h * w
+    edge_maps = _edges(img)
+    union = np.zeros((h, w), np.uint8)
+    for e in edge_maps:
+        union |= e
+    edge_dil = cv2.dilate(union, np.ones((7, 7), np.uint8))
+    cands: list[Found] = []
+    for e in edge_maps:
+        closed = cv2.morphologyEx(e, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if len(c) < 40:
+                continue
+            hull = cv2.convexHull(c)
+            ha = cv2.contourArea(hull)
+            if ha < min_area or ha > 0.98 * h * w:
+                continue
+            peri = cv2.arcLength(hull, True)
+            approx = cv2.approxPolyDP(hull, 0.02 * peri, True)
+            if len(approx) != 4:
+                approx = cv2.boxPoints(cv2.minAreaRect(hull)).reshape(4, 1, 2)
+            quad = _line_fit_quad(hull, approx)
+            if quad is None:
+                continue
+            quad = order_corners(quad)
+            if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+                continue
+            qa = cv2.contourArea(quad)
+            if qa < min_area or ha / max(qa, 1) < 0.80:
+                continue
+            wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+            hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+            ratio = wq / max(hq, 1)
+            if not 0.48 <= ratio <= 0.90:
+                continue
+            mean_sup, min_sup = _support(edge_dil, quad)
+            if mean_sup < 0.75 or min_sup < 0.5:
+                continue
+            kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
+            cands.append(Found(quad=quad, kind=kind, score=mean_sup))
+    cands.sort(key=lambda f: f.area, reverse=True)
+    kept: list[Found] = []
+    for f in cands:
+        drop = False
+        for k in kept:
+            iou, inside = _iou(f.quad, k.quad)
+            if iou > 0.5 or inside > 0.7:
+                drop = True
+                if iou > 0.85 and f.score > k.score + 0.1:
+                    k.quad, k.score = f.quad, f.score
+                break
+        if not drop:
+            kept.append(f)
+        if len(kept) >= max_objects:
+            break
+    for f in kept:
+        f.quad = (f.quad / scale).astype(np.float32)
+    return kept
+
+
+def straighten(rgb: np.ndarray, quad: np.ndarray, kind: str = "card", *, width: int | None = None) -> np.ndarray:
+    """Perspective-corrected crop of a quad (portrait)."""
+    if width is None:
+        width = 500 if kind == "card" else 620
+    height = int(round(width / (CARD_RATIO if kind == "card" else SLAB_RATIO)))
+    dst = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(order_corners(quad), dst)
+    return cv2.warpPerspective(rgb, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

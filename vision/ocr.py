@@ -1,0 +1,61 @@
+"""Text reading with rapidocr (PP-OCR det+rec+cls ONNX models shipped inside the wheel).
+
+The engine loads once per process, lazily, behind a lock; ``read(rgb)`` returns ``[(text,
+score, box)]`` in reading order. Limits: inputs are never upscaled (``limit_type=max``) and
+onnxruntime uses at most ``CARDWISE_OCR_THREADS`` (default 2) threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+import numpy as np
+
+log = logging.getLogger("cardwise.vision")
+
+_ENGINE = None
+_LOCK = threading.Lock()
+
+
+def available() -> bool:
+    try:
+        import rapidocr  # noqa: F401
+    except Exception:  # pragma: no cover
+        return False
+    return True
+
+
+def engine():
+    global _ENGINE
+    if _ENGINE is None:
+        with _LOCK:
+            if _ENGINE is None:
+                from rapidocr import RapidOCR
+
+                threads = int(os.environ.get("CARDWISE_OCR_THREADS", "2"))
+                logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+                _ENGINE = RapidOCR(params={
+                    "Global.log_level": "warning",
+                    "Det.limit_type": "max",
+                    "Det.limit_side_len": 736,
+                    "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+                    "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+                })
+                log.info("ocr engine loaded", extra={"threads": threads})
+    return _ENGINE
+
+
+def read(rgb: np.ndarray) -> list[tuple[str, float, list]]:
+    if not available():  # pragma: no cover
+        return []
+    res = engine()(np.ascontiguousarray(rgb[:, :, ::-1]))
+    if res is None or res.txts is None:
+        return []
+    boxes = res.boxes if res.boxes is not None else [None] * len(res.txts)
+    out = []
+    for txt, score, box in zip(res.txts, res.scores, boxes):
+        b = [[float(x), float(y)] for x, y in box] if box is not None else []
+        out.append((str(txt), float(score), b))
+    return out

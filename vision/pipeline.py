@@ -1,0 +1,149 @@
+"""The image half of identification: decode -> locate -> straighten -> read -> features.
+
+``analyse(data)`` is pure CPU work (call it off the event loop) and knows nothing about the
+catalog: it returns one ``Reading`` per located card or slab with its quad, straightened crop,
+OCR lines, visual features (for both upright orientations), the border colour, serial numbers
+read, and for a slab the parsed label. ``tools/identify.py`` matches readings to catalog cards.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision import detect, ocr
+from vision.decode import decode
+from vision.features import card_features
+from vision.text import SlabLabel, parse_label, serials
+
+OCR_SIZE = (360, 504)
+
+
+@dataclass
+class Reading:
+    quad: np.ndarray
+    kind: str  # card | slab
+    detect_score: float
+    crop: np.ndarray  # the straightened card (for a slab: the card window)
+    lines: list[str] = field(default_factory=list)
+    features: list[dict] = field(default_factory=list)  # [upright, rotated 180]
+    serials: list[tuple[int, int]] = field(default_factory=list)
+    label: SlabLabel | None = None
+    slab_crop: np.ndarray | None = None
+
+
+@dataclass
+class Analysis:
+    width: int
+    height: int
+    readings: list[Reading]
+    timings: dict[str, float]
+
+
+def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1]) -> list[tuple[str, float, list]]:
+    """OCR lines with score >= 0.5; boxes in the input's coordinates."""
+    h, w = img.shape[:2]
+    s = min(1.0, max_side / max(h, w))
+    if s < 1.0:
+        img = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
+    return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in ocr.read(img) if sc >= 0.5]
+
+
+def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], list[dict]]:
+    feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
+    lines = [t for t, _, _ in _ocr_lines(crop)] if with_ocr else []
+    return lines, feats
+
+
+def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np.ndarray, list[str], list[dict]]:
+    """Label + card window of a straightened slab (either way up)."""
+    h, w = slab.shape[:2]
+    found = _ocr_lines(slab, 704) if with_ocr else []
+    top = [t for t, _, b in found if b and np.mean([p[1] for p in b]) < h * 0.25]
+    bottom = [t for t, _, b in found if b and np.mean([p[1] for p in b]) > h * 0.75]
+    label_top, label_bottom = parse_label(top), parse_label(bottom)
+    flipped = label_bottom.company is not None and label_top.company is None
+    if not flipped and label_top.company is None and label_bottom.company is None:
+        flipped = _label_band_score(slab[::-1, ::-1]) > _label_band_score(slab)
+    if flipped:
+        slab = np.ascontiguousarray(slab[::-1, ::-1])
+    label = label_bottom if flipped else label_top
+    band_lines = bottom if flipped else top
+    if label.company is None and band_lines and (label.grade or label.cert):
+        # a grade or cert read but no company: judge the label's colours (never for bare card text,
+        # whose border colours would pass for a label)
+        label.company = label_colour_company(slab)
+        label.by_colour = label.company is not None
+    window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
+    window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
+    card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
+    feats = [card_features(window), card_features(np.ascontiguousarray(window[::-1, ::-1]))]
+    return label, window, (bottom if flipped else top) + card_lines, feats
+
+
+def label_colour_company(slab: np.ndarray) -> str | None:
+    """Company from the label's frame colour (PSA red, BGS gold, CGC blue, SGC black); robust to blur."""
+    h, w = slab.shape[:2]
+    band = slab[int(h * 0.02): int(h * 0.23), int(w * 0.03): int(w * 0.97)]
+    hsv = cv2.cvtColor(band, cv2.COLOR_RGB2HSV).reshape(-1, 3).astype(np.int32)
+    sat = hsv[(hsv[:, 1] > 90) & (hsv[:, 2] > 60)]
+    if len(sat) > 0.06 * len(hsv):
+        hue = np.median(sat[:, 0])
+        if hue < 10 or hue > 165:
+            return "PSA"
+        if 12 <= hue <= 35:
+            return "BGS"
+        if 95 <= hue <= 130:
+            return "CGC"
+    if float(np.mean(hsv[:, 2] < 60)) > 0.5:
+        return "SGC"
+    return None
+
+
+def _label_band_score(slab: np.ndarray) -> float:
+    """Contrast in the top band: a printed label has more of it than the card window edge."""
+    h = slab.shape[0]
+    band = cv2.cvtColor(slab[: int(h * 0.22)], cv2.COLOR_RGB2GRAY)
+    return float(band.std())
+
+
+def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int = 8) -> Analysis:
+    t0 = time.perf_counter()
+    rgb = decode(data) if isinstance(data, (bytes, bytearray)) else data
+    t1 = time.perf_counter()
+    found = detect.locate(rgb, max_objects=max_objects)
+    t2 = time.perf_counter()
+    readings = []
+    for f in found:
+        if f.kind == "slab":
+            slab = detect.straighten(rgb, f.quad, "slab")
+            label, window, lines, feats = read_slab(slab, with_ocr=with_ocr)
+            if with_ocr and label.company is None and label.grade is None:
+                # no label read: most often a card seen in perspective; read it as a card
+                crop = detect.straighten(rgb, f.quad, "card")
+                lines, feats = read_card(crop, with_ocr=with_ocr)
+                readings.append(Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines,
+                                        features=feats, serials=serials(lines)))
+                continue
+            r = Reading(quad=f.quad, kind="slab", detect_score=f.score, crop=window, lines=lines, features=feats,
+                        label=label, slab_crop=slab)
+        else:
+            crop = detect.straighten(rgb, f.quad, "card")
+            lines, feats = read_card(crop, with_ocr=with_ocr)
+            r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats)
+            label = parse_label(lines)
+            if label.company and (label.grade or label.cert):  # a slab whose outline was missed
+                r.kind, r.label = "slab", label
+        r.serials = serials(r.lines)
+        readings.append(r)
+    t3 = time.perf_counter()
+    return Analysis(width=rgb.shape[1], height=rgb.shape[0], readings=readings,
+                    timings={"decode": t1 - t0, "locate": t2 - t1, "read": t3 - t2})
+
+
+def locate_only(data: bytes) -> tuple[np.ndarray, list[detect.Found]]:
+    rgb = decode(data)
+    return rgb, detect.locate(rgb)

@@ -1,0 +1,94 @@
+"""Parsing OCR text: normalisation, card numbers, serials (``23/50``), years and slab labels."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+COMPANIES = {  # label keyword -> grading company abbreviation (as in the grades reference data)
+    "PSA": "PSA", "BGS": "BGS", "BECKETT": "BGS", "SGC": "SGC", "CGC": "CGC", "TAG": "TAG",
+    "HGA": "HGA", "CSG": "CSG",
+}
+_GRADE_WORDS = r"(?:GEM\s*-?\s*MI?N?T|GEM\s*MT|PRISTINE|BLACK\s*LABEL|MINT\+?|NM\s*-?\s*MT\+?|NM|EX\s*-?\s*MT|EX|VG\s*-?\s*EX|VG|GOOD|FAIR|POOR|AUTHENTIC)"
+_GRADE_RE = re.compile(r"^(10|[1-9](?:\.5)?)$")
+_GRADE_NEAR = re.compile(_GRADE_WORDS + r"\s*[:\-]?\s*(10|[1-9](?:\.5)?)\b")
+_CERT_RE = re.compile(r"(?<!\d)(\d{7,10})(?!\d)")
+_SERIAL_RE = re.compile(r"(?<![\d/])(\d{1,4})\s*/\s*(\d{1,4})(?![\d/])")
+_YEAR_RE = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
+
+
+def norm(s: str) -> str:
+    s = unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9#/ ]+", " ", s.lower()).strip()
+
+
+def words(s: str) -> list[str]:
+    return [w for w in re.split(r"[^a-z0-9]+", norm(s)) if w]
+
+
+def years(lines: list[str]) -> list[str]:
+    return [m.group(1) for line in lines for m in _YEAR_RE.finditer(line)]
+
+
+def serials(lines: list[str]) -> list[tuple[int, int]]:
+    """``(serial, print run)`` pairs such as 23/50 (numbers like 4/102 are kept; the caller decides)."""
+    out = []
+    for line in lines:
+        for m in _SERIAL_RE.finditer(line.replace(" ", "")):
+            a, b = int(m.group(1)), int(m.group(2))
+            if 1 <= a <= b:
+                out.append((a, b))
+    return out
+
+
+def numbers(lines: list[str]) -> set[str]:
+    """Candidate card numbers: ``#12``, ``No. 12``, ``RA-PS``, ``4/102`` (-> ``4``), lone short tokens."""
+    out: set[str] = set()
+    for line in lines:
+        t = line.strip()
+        for m in re.finditer(r"#\s*([A-Za-z0-9][A-Za-z0-9\-]{0,9})", t):
+            out.add(m.group(1).lower())
+        for m in re.finditer(r"\bno\.?\s*([0-9][A-Za-z0-9\-]{0,6})\b", t, re.I):
+            out.add(m.group(1).lower())
+        for m in _SERIAL_RE.finditer(t.replace(" ", "")):
+            out.add(m.group(1).lstrip("0") or "0")
+        if re.fullmatch(r"[A-Za-z]{0,4}-?\d{1,4}[A-Za-z]?", t):
+            out.add(t.lower())
+    return out
+
+
+@dataclass
+class SlabLabel:
+    company: str | None = None  # abbreviation
+    grade: str | None = None
+    cert: str | None = None
+    text: str = ""
+    by_colour: bool = False  # company judged from the label's colours, not read
+
+
+def parse_label(lines: list[str]) -> SlabLabel:
+    up = [re.sub(r"\s+", " ", unicodedata.normalize("NFKD", line).upper()).strip() for line in lines]
+    label = SlabLabel(text=" | ".join(up))
+    for line in up:
+        for tok in re.split(r"[^A-Z]+", line):
+            if tok in COMPANIES and label.company is None:
+                label.company = COMPANIES[tok]
+    for line in up:
+        m = _GRADE_NEAR.search(line)
+        if m:
+            label.grade = m.group(1)
+            break
+    if label.grade is None:
+        for i, line in enumerate(up):
+            if _GRADE_RE.match(line.replace(" ", "")):
+                near = " ".join(up[max(0, i - 1): i + 2])
+                if re.search(_GRADE_WORDS, near) or label.company:
+                    label.grade = line.replace(" ", "")
+                    break
+    for line in up:
+        m = _CERT_RE.search(line.replace(" ", ""))
+        if m:
+            label.cert = m.group(1)
+            break
+    return label
