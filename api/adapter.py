@@ -12,6 +12,7 @@ import typing
 from typing import Any
 
 from aiohttp import BodyPartReader, web
+from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import BaseModel
 
 from api.keys import CALLER, CONTEXT
@@ -86,7 +87,7 @@ async def read_upload(request: web.Request, limit: int, field: str = "image") ->
                 await part.release()
         except ServiceError:
             raise
-        except (ValueError, AssertionError, KeyError):
+        except (ValueError, AssertionError, KeyError, HttpProcessingError):
             raise ServiceError("VALIDATION_ERROR", "Malformed multipart body") from None
         raise ServiceError("VALIDATION_ERROR", f"Multipart field '{field}' is required")
     if ctype and ctype not in UPLOAD_TYPES:

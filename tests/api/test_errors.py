@@ -86,3 +86,13 @@ async def test_unique_constraint_race_is_409_not_500(client, auth, monkeypatch):
     resp = await client.get("/v1/grades/companies", headers=auth)
     assert resp.status == 409
     assert (await resp.json())["code"] == "CONFLICT"
+
+
+async def test_malformed_multipart_headers_are_400(client, auth):
+    """Found by fuzzing: a multipart part whose header line is garbage crashed the parser (500)."""
+    boundary = "21c7d7448b7cc8643074bc63fe227740"
+    body = f"--{boundary}\r\n277--{boundary}--\r\n\r\n".encode()
+    resp = await client.post("/v1/detect/card", data=body,
+                             headers={**auth, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    assert resp.status == 400
+    assert (await resp.json())["code"] == "VALIDATION_ERROR"
