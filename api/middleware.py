@@ -165,15 +165,58 @@ def is_public(request: web.Request) -> bool:
     return bool(getattr(info.handler, PUBLIC_ATTR, False))
 
 
+class KeyCache:
+    """Valid keys seen recently (by hash), so a busy client costs no key lookup per request.
+
+    Only accepted keys are cached, for ``ttl`` seconds: a key revoked with ``cardwise keys
+    revoke`` stops working within that time (``CARDWISE_AUTH_CACHE_S``; 0 disables the cache).
+    """
+
+    def __init__(self, ttl: float, max_entries: int = 10_000) -> None:
+        self.ttl = ttl
+        self.max_entries = max_entries
+        self._entries: dict[str, tuple[float, Caller]] = {}
+
+    def get(self, key_hash: str) -> Caller | None:
+        hit = self._entries.get(key_hash)
+        if hit is None:
+            return None
+        if hit[0] < time.monotonic():
+            self._entries.pop(key_hash, None)
+            return None
+        return hit[1]
+
+    def put(self, key_hash: str, caller: Caller) -> None:
+        if self.ttl <= 0:
+            return
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[key_hash] = (time.monotonic() + self.ttl, caller)
+
+
+async def _known_caller(request: web.Request, key: str) -> Caller | None:
+    ctx = request.app[CONTEXT]
+    cache: KeyCache = ctx.services.setdefault("key_cache", KeyCache(ctx.settings.auth_cache_s))
+    digest = key_queries.hash_key(key)
+    caller = cache.get(digest)
+    if caller is not None:
+        return caller
+    async with ctx.sessions() as session:
+        row = await key_queries.find_active(session=session, plaintext=key)
+    if row is None:
+        return None
+    caller = Caller(key_id=row.id, name=row.name)
+    cache.put(digest, caller)
+    return caller
+
+
 @web.middleware
 async def auth(request: web.Request, handler):
     key = presented_key(request)
     if key:
-        ctx = request.app[CONTEXT]
-        async with ctx.sessions() as session:
-            row = await key_queries.find_active(session=session, plaintext=key)
-        if row is not None:
-            request[CALLER] = Caller(key_id=row.id, name=row.name)
+        caller = await _known_caller(request, key)
+        if caller is not None:
+            request[CALLER] = caller
     if request.get(CALLER) is None and not is_public(request):
         msg = "Missing API key: send it in the X-API-Key header" if not key else "Invalid or revoked API key"
         raise ServiceError("UNAUTHORIZED", msg)

@@ -9,6 +9,7 @@
 | CARDWISE_LOG_FORMAT | json | json (one object a line) or text |
 | CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again) |
 | CARDWISE_DB_TIMEOUT_S | 10 | connect/acquire timeout for the database |
+| CARDWISE_AUTH_CACHE_S | 5 | seconds an accepted API key is remembered per process (a revoked key stops working within this time; 0 = look up every request) |
 | CARDWISE_DB_COMMAND_TIMEOUT_S | 30 | longest one database statement may run (asyncpg command_timeout) |
 | CARDWISE_RATE_LIMIT_PER_MIN | 6000 | per-key request rate (token bucket refill per minute); 0 = no limit. Over it: 429 RATE_LIMITED with Retry-After |
 | CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
@@ -48,6 +49,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         db_pool_size=int(get("DB_POOL_SIZE", base.db_pool_size)),
         db_timeout_s=float(get("DB_TIMEOUT_S", base.db_timeout_s)),
         db_command_timeout_s=float(get("DB_COMMAND_TIMEOUT_S", base.db_command_timeout_s)),
+        auth_cache_s=float(get("AUTH_CACHE_S", base.auth_cache_s)),
         rate_limit_per_min=int(get("RATE_LIMIT_PER_MIN", base.rate_limit_per_min)),
         rate_limit_burst=int(get("RATE_LIMIT_BURST", base.rate_limit_burst)),
         request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),

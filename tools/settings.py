@@ -18,6 +18,7 @@ class Settings:
     max_upload_bytes: int = 20 * 1024 * 1024
     db_command_timeout_s: float = 30.0
     # per-key token bucket: refill per minute and bucket size; 0 turns the limit off
+    auth_cache_s: float = 5.0
     rate_limit_per_min: int = 6000
     rate_limit_burst: int = 600
     # overall time one request may take before it is answered 503 (above the agent's worst case of

@@ -31,13 +31,38 @@ async def test_bearer_authorization_accepted(client, api_key):
     assert resp.status == 401
 
 
-async def test_revoked_key_stops_working(client, sessions, api_key, auth):
+async def test_revoked_key_stops_working(aiohttp_client, make_settings, sessions, api_key, auth):
+    from api.app import create_app
+
+    client = await aiohttp_client(create_app(make_settings(auth_cache_s=0)))
     assert (await client.get("/health/auth", headers=auth)).status == 200
     async with sessions() as s, s.begin():
         await key_queries.revoke(session=s, key_id=api_key[0])
     resp = await client.get("/health/auth", headers=auth)
     assert resp.status == 401
     assert "revoked" in (await resp.json())["error"]
+
+
+async def test_revocation_reaches_a_caching_server_within_the_cache_time(client, sessions, api_key, auth, monkeypatch):
+    import time
+
+    from api import middleware
+
+    assert client.app[middleware.CONTEXT].settings.auth_cache_s == 5
+    assert (await client.get("/health/auth", headers=auth)).status == 200
+    async with sessions() as s, s.begin():
+        await key_queries.revoke(session=s, key_id=api_key[0])
+    assert (await client.get("/health/auth", headers=auth)).status == 200  # still remembered
+    later = time.monotonic() + 6
+    monkeypatch.setattr(middleware.time, "monotonic", lambda: later)
+    assert (await client.get("/health/auth", headers=auth)).status == 401
+
+
+async def test_unknown_keys_are_never_cached(client, sessions, auth):
+    assert (await client.get("/health/auth", headers={"X-API-Key": "cw_made-up"})).status == 401
+    async with sessions() as s, s.begin():
+        row, plaintext = await key_queries.create(session=s, name="late")
+    assert (await client.get("/health/auth", headers={"X-API-Key": plaintext})).status == 200
 
 
 async def test_public_routes_need_no_key(client):

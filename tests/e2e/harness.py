@@ -148,7 +148,9 @@ class Server:
 
     def __enter__(self) -> Server:
         env = {**os.environ, "CARDWISE_DATABASE_URL": self.db_url, "CARDWISE_PORT": str(self.port),
-               "CARDWISE_HOST": "127.0.0.1", "CARDWISE_LOG_FORMAT": "text", "CARDWISE_LOG_LEVEL": "WARNING"}
+               "CARDWISE_HOST": "127.0.0.1", "CARDWISE_LOG_FORMAT": "text", "CARDWISE_LOG_LEVEL": "WARNING",
+               # the revoked-mid-session flow needs revocation to take effect at once
+               "CARDWISE_AUTH_CACHE_S": "0"}
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in __exit__
         self.proc = subprocess.Popen([sys.executable, "-m", "api", "serve"], cwd=ROOT, env=env,
                                      stdout=self._log, stderr=subprocess.STDOUT)
