@@ -96,7 +96,23 @@ def _grade_counts(companies: list[dict[str, Any]], company: set[str] | None, gra
     return total, lines
 
 
+def _mentions_synthetic(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("synthetic") is True or any(_mentions_synthetic(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_mentions_synthetic(v) for v in node)
+    return False
+
+
 def population(st: State) -> str | None:
+    """The population answer; says so when the counts come from the synthetic generator."""
+    text = _population(st)
+    if text and _mentions_synthetic(st.ok("population_card")):
+        text += " Note: these counts are synthetic (generated; no public population source exists)."
+    return text
+
+
+def _population(st: State) -> str | None:
     r = st.ok("population_card")
     if not r:
         return None

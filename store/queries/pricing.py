@@ -121,12 +121,13 @@ def estimate(rows: list[tuple[date, int, str, bool]]) -> tuple[int, int, date, b
 
 
 async def refresh_prices(*, session: AsyncSession, card_ids: Iterable[uuid.UUID] | None = None) -> int:
-    """Recompute ``card_price`` rows (all cards, or only ``card_ids``) from ``price_record``."""
+    """Recompute ``card_price`` rows (all cards with records, or only ``card_ids``) from ``price_record``."""
     ids = None if card_ids is None else list(set(card_ids))
     stmt = select(PriceRecord.card_id, PriceRecord.parallel_id, PriceRecord.grade_id, PriceRecord.date,
                   PriceRecord.price_cents, PriceRecord.listing_type, PriceRecord.synthetic).where(
         PriceRecord.qualifier.is_(None))
-    wipe = delete(CardPrice)
+    # only cards that have records are recomputed: prices seeded directly (the demo catalog) stay
+    wipe = delete(CardPrice).where(CardPrice.card_id.in_(select(PriceRecord.card_id).distinct()))
     if ids is not None:
         stmt = stmt.where(PriceRecord.card_id.in_(ids))
         wipe = wipe.where(CardPrice.card_id.in_(ids))
