@@ -97,16 +97,21 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def pg_template() -> Iterator[str]:
-    name = f"cw_tpl_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+def create_pg_database(name: str) -> str:
+    """Create an empty PostgreSQL database; skip the test when the server is unreachable (fail in CI)."""
     try:
         asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
     except Exception as exc:  # noqa: BLE001
         if _require_pg():
             pytest.fail(f"PostgreSQL is required here but unreachable at {PG_ADMIN_URL}: {exc!r}")
         pytest.skip(f"PostgreSQL unreachable at {PG_ADMIN_URL} ({exc!r}); set CARDWISE_TEST_PG_URL or use --db sqlite")
-    url = _pg_url(name)
+    return _pg_url(name)
+
+
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    name = f"cw_tpl_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    url = create_pg_database(name)
     migrations.upgrade(url)
     asyncio.run(_load_grades(url))
     yield name
@@ -186,3 +191,12 @@ def auth(api_key) -> dict[str, str]:
 @pytest.fixture
 def other_auth(other_key) -> dict[str, str]:
     return {"X-API-Key": other_key[1]}
+
+
+@pytest.fixture
+async def sdk(client, api_key):
+    """The official Python SDK (cardsightai), unchanged, pointed at the test server with ``api_key``."""
+    cardsightai = pytest.importorskip("cardsightai")
+    base = str(client.server.make_url("")).rstrip("/")
+    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
+        yield c

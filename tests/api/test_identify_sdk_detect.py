@@ -20,13 +20,6 @@ async def cat(sessions):
     return await seed_catalog(sessions)
 
 
-@pytest.fixture
-async def sdk(client, api_key):
-    base = str(client.server.make_url("")).rstrip("/")
-    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
-        yield c
-
-
 async def test_sdk_identify_returns_the_card(sdk, cat):
     result = await sdk.identify.identify(photo(cat, ["skenes"], seed=5))
     assert result.success is True

@@ -7,13 +7,6 @@ import pytest
 cardsightai = pytest.importorskip("cardsightai")
 
 
-@pytest.fixture
-async def sdk(client, api_key):
-    base = str(client.server.make_url("")).rstrip("/")
-    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
-        yield c
-
-
 async def test_sdk_reads_health_and_grades(sdk):
     health = await sdk.health.get_health()
     assert health.status == "ok"

@@ -9,13 +9,6 @@ from store.models import CardImage
 cardsightai = pytest.importorskip("cardsightai")
 
 
-@pytest.fixture
-async def sdk(client, api_key):
-    base = str(client.server.make_url("")).rstrip("/")
-    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
-        yield c
-
-
 def _ok(res, cls_name):
     assert type(res).__name__ == cls_name, res
     return res

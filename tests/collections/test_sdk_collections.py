@@ -11,13 +11,6 @@ cardsightai = pytest.importorskip("cardsightai")
 from cardsightai.generated.card_sight_ai_api_client import models as m  # noqa: E402
 
 
-@pytest.fixture
-async def sdk(client, api_key):
-    base = str(client.server.make_url("")).rstrip("/")
-    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
-        yield c
-
-
 async def test_sdk_collection_journey(sdk, cat, sessions):
     await add_price(sessions, cat.cards["judge"].id, 1500)
     await add_price(sessions, cat.cards["charizard"].id, 30000)

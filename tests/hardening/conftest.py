@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import tempfile
 import uuid
@@ -12,11 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import _require_pg, create_pg_database
 from tests.hardening.pgcluster import PrivateCluster, find_bindir
-
-
-def _require_pg() -> bool:
-    return os.environ.get("CI", "").lower() == "true" or os.environ.get("CARDWISE_REQUIRE_POSTGRES") == "1"
 
 
 @pytest.fixture
@@ -55,7 +51,7 @@ async def _create_db(admin_url: str, name: str) -> None:
 def live_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """A seeded Cardwise server in a background thread (shared by a module's tests), on each
     database ``--db`` asks for."""
-    from tests.conftest import _pg_exec, _pg_url
+    from tests.conftest import _pg_exec
     from tests.hardening import liveserver
 
     choice = request.config.getoption("--db")
@@ -67,14 +63,9 @@ def live_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         server.stop()
         return
     name = f"cw_live_{uuid.uuid4().hex[:10]}"
+    url = create_pg_database(name)
     try:
-        asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:  # noqa: BLE001
-        if _require_pg():
-            pytest.fail(f"PostgreSQL is required here but unreachable: {exc!r}")
-        pytest.skip(f"PostgreSQL unreachable ({exc!r})")
-    try:
-        server = liveserver.start(_pg_url(name))
+        server = liveserver.start(url)
         yield server
         server.stop()
     finally:

@@ -56,7 +56,7 @@ async def test_postgres_restart_under_traffic(aiohttp_client, private_pg):
     await asyncio.to_thread(migrations.upgrade, url)
     key = await _setup(url)
     settings = Settings(database_url=url, log_format="text", db_pool_size=4, db_timeout_s=2.0,
-                        db_command_timeout_s=5.0)
+                        db_command_timeout_s=5.0, rate_limit_per_min=0)  # hammering here is on purpose
     app = create_app(settings)
     app.router.add_post("/probe/write/{name}", write_probe)
     client = await aiohttp_client(app)

@@ -20,13 +20,6 @@ PSA10 = ref.grade_id("PSA", "Card", "10")
 
 
 @pytest.fixture
-async def sdk(client, api_key):
-    base = str(client.server.make_url("")).rstrip("/")
-    async with cardsightai.AsyncCardSightAI(api_key=api_key[1], base_url=base) as c:
-        yield c
-
-
-@pytest.fixture
 async def data(sessions, api_key):
     cat = await seed_catalog(sessions)
     oh = cat.cards["ohtani"]
