@@ -147,6 +147,12 @@ def _records_summary(records: list[dict[str, Any]]) -> str | None:
             f"(range {usd(min(prices))} to {usd(max(prices))})")
 
 
+def _price_label(key: str) -> str:
+    """``psa-10`` -> ``PSA 10``; ``raw`` stays ``raw``."""
+    company, _, grade = key.partition("-")
+    return f"{company.upper()} {grade}" if grade else key
+
+
 def price(st: State) -> str | None:
     e = st.ent
     c = _card(st)
@@ -171,9 +177,9 @@ def price(st: State) -> str | None:
     if not out and prices:
         key = f"{e.company.lower()}-{e.grade}" if e.company and e.grade else "raw"
         if key in prices:
-            out.append(f"{key}: {usd(prices[key])}")
+            out.append(f"{_price_label(key)}: {usd(prices[key])}")
         else:
-            have = ", ".join(f"{k} {usd(v)}" for k, v in prices.items())
+            have = ", ".join(f"{_price_label(k)} {usd(v)}" for k, v in prices.items())
             return f"I have no {e.company or ''} {e.grade or 'raw'} price for {label}; the catalog has {have}.".replace(
                 "no  ", "no ")
     if not out:
