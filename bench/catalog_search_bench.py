@@ -219,11 +219,14 @@ async def main_async(args) -> None:
         headers = {"X-API-Key": key}
         base = f"http://127.0.0.1:{port}"
         await wait_up(f"{base}/health", headers)
-        async with aiohttp.ClientSession() as c, c.get(f"{base}/v1/catalog/cards", params={"name": terms[0]},
-                                                       headers=headers) as r:
-            sample = await r.read()
+        async with aiohttp.ClientSession() as c:
+            for term in terms:  # the bare body is a full page (20 cards), as most searches return
+                async with c.get(f"{base}/v1/catalog/cards", params={"name": term}, headers=headers) as r:
+                    sample = await r.read()
+                page = json.loads(sample)
+                if len(page["cards"]) == page["take"]:
+                    break
         body_file = Path(tempfile.mkdtemp()) / "page.json"
-        page = json.loads(sample)
         body_file.write_bytes(json.dumps(page).encode())
         bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), str(body_file), str(args.workers)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
