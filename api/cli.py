@@ -1,6 +1,6 @@
 """The ``cardwise`` command line.
 
-    cardwise serve [--host H] [--port P] [--no-migrate]   migrate, load reference data, serve
+    cardwise serve [--host H] [--port P] [--workers N] [--no-migrate]   migrate, load reference data, serve
     cardwise db upgrade | db current                      run / show migrations
     cardwise keys create [--name N] | keys list | keys revoke ID
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
@@ -149,10 +149,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         migrations.upgrade(settings.database_url)
         mod = importers()["grades"]
         asyncio.run(_with_sessions(settings.database_url, lambda s: mod.run(s, None)))
-    app = create_app(settings)
-    web.run_app(app, host=args.host or settings.host, port=args.port or settings.port, access_log=None,
-                print=lambda m: print(m, file=sys.stderr), shutdown_timeout=10)
-    return 0
+    workers = settings.workers if args.workers is None else args.workers
+    if workers < 1:
+        print("--workers must be at least 1", file=sys.stderr)
+        return 2
+    host, port = args.host or settings.host, args.port or settings.port
+
+    def serve() -> None:
+        web.run_app(create_app(settings), host=host, port=port, access_log=None, reuse_port=workers > 1,
+                    print=lambda m: print(m, file=sys.stderr), shutdown_timeout=10)
+
+    if workers == 1:
+        serve()
+        return 0
+    from api.workers import run_workers
+
+    return run_workers(serve, workers)
 
 
 def cmd_vision(args: argparse.Namespace) -> int:
@@ -180,6 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="migrate, load reference data and serve the API")
     s.add_argument("--host")
     s.add_argument("--port", type=int)
+    s.add_argument("--workers", type=int, help="server processes sharing the port (SO_REUSEPORT); "
+                                               "default CARDWISE_WORKERS or 1")
     s.add_argument("--no-migrate", action="store_true")
     s.set_defaults(func=cmd_serve)
 

@@ -5,6 +5,7 @@
 | CARDWISE_DATABASE_URL | sqlite+aiosqlite:///var/cardwise.sqlite3 | SQLAlchemy URL; `postgresql://user@host/db` uses asyncpg |
 | CARDWISE_HOST | 127.0.0.1 | address to listen on |
 | CARDWISE_PORT | 8080 | port to listen on |
+| CARDWISE_WORKERS | 1 | `cardwise serve` processes sharing the port (SO_REUSEPORT, Linux); migrations run once before they start; each has its own database pool of CARDWISE_DB_POOL_SIZE |
 | CARDWISE_LOG_LEVEL | INFO | DEBUG, INFO, WARNING, ERROR |
 | CARDWISE_LOG_FORMAT | json | json (one object a line) or text |
 | CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again) |
@@ -44,6 +45,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         database_url=normalize_url(get("DATABASE_URL", base.database_url)),
         host=get("HOST", base.host),
         port=int(get("PORT", base.port)),
+        workers=int(get("WORKERS", base.workers)),
         log_level=get("LOG_LEVEL", base.log_level).upper(),
         log_format=get("LOG_FORMAT", base.log_format),
         db_pool_size=int(get("DB_POOL_SIZE", base.db_pool_size)),

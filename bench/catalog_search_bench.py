@@ -1,13 +1,14 @@
 """Card name search under load: GET /v1/catalog/cards?name=... vs a bare aiohttp handler.
 
     python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000] [--seconds 10]
-                                         [--data ../shared/data] [--concurrency 32]
+                                         [--data ../shared/data] [--concurrency 32] [--workers 1]
 
 1. Builds a fresh database (SQLite temp file, or a scratch PostgreSQL database on
    CARDWISE_BENCH_PG), imports the demo catalog, the 2024 JunkWax releases and the hockey sets
    when ../shared/data is there, then bulk-loads N synthetic cards (default 200,000; the full
    run is ``--cards 1000000``) with generated player names.
-2. Starts ``cardwise serve`` in a subprocess, and a bare aiohttp server (also a subprocess)
+2. Starts ``cardwise serve --workers N`` in a subprocess (per-key rate limit off: the bench is one
+   key), and a bare aiohttp server (also a subprocess, same number of SO_REUSEPORT processes)
    that returns a fixed JSON body as large as a real page.
 3. Drives each for ``--seconds`` with 32 concurrent connections (aiohttp client), each request
    searching a different partial name, and prints p50/p99 latency, requests per second and the
@@ -111,7 +112,13 @@ body = open(sys.argv[2], "rb").read()
 async def h(request):
     return web.Response(body=body, content_type="application/json")
 app = web.Application(); app.router.add_get("/v1/catalog/cards", h)
-web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None)
+n = int(sys.argv[3])
+if n > 1:
+    import os
+    for _ in range(n - 1):
+        if os.fork() == 0:
+            break
+web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None, reuse_port=n > 1)
 '''
 
 
@@ -203,27 +210,32 @@ async def main_async(args) -> None:
     tool_res = await tool_only(url, terms[:300])
     port, bare_port = _port(), _port()
     env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING",
-           "CARDWISE_DB_POOL_SIZE": "16"}
-    app = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--no-migrate"], env=env,
+           "CARDWISE_DB_POOL_SIZE": "16", "CARDWISE_RATE_LIMIT_PER_MIN": "0"}
+    app = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--no-migrate",
+                            "--workers", str(args.workers)], env=env,
                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     bare = None
     try:
         headers = {"X-API-Key": key}
         base = f"http://127.0.0.1:{port}"
         await wait_up(f"{base}/health", headers)
-        async with aiohttp.ClientSession() as c, c.get(f"{base}/v1/catalog/cards", params={"name": terms[0]},
-                                                       headers=headers) as r:
-            sample = await r.read()
+        async with aiohttp.ClientSession() as c:
+            for term in terms:  # the bare body is a full page (20 cards), as most searches return
+                async with c.get(f"{base}/v1/catalog/cards", params={"name": term}, headers=headers) as r:
+                    sample = await r.read()
+                page = json.loads(sample)
+                if len(page["cards"]) == page["take"]:
+                    break
         body_file = Path(tempfile.mkdtemp()) / "page.json"
-        page = json.loads(sample)
         body_file.write_bytes(json.dumps(page).encode())
-        bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), str(body_file)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), str(body_file), str(args.workers)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         await wait_up(f"http://127.0.0.1:{bare_port}/v1/catalog/cards", {})
         await drive(base, headers, terms, 1.0, args.concurrency)  # warm-up
         app_res = await drive(base, headers, terms, args.seconds, args.concurrency)
         bare_res = await drive(f"http://127.0.0.1:{bare_port}", {}, terms, args.seconds, args.concurrency)
-        print(f"db={args.db} cards={args.cards:,} page={len(sample):,} bytes concurrency={args.concurrency}")
+        print(f"db={args.db} cards={args.cards:,} page={len(sample):,} bytes concurrency={args.concurrency} "
+              f"workers={args.workers}")
         for label, r in (("cardwise", app_res), ("bare", bare_res)):
             print(f"  {label:9s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
@@ -231,10 +243,11 @@ async def main_async(args) -> None:
               f"p99 {tool_res['p99']:.1f} ms")
         print(f"  ratio (cardwise/bare req/s): {app_res['rps'] / bare_res['rps']:.2f}")
     finally:
-        for p in (app, bare):
-            if p is not None:
-                p.terminate()
-                p.wait(timeout=10)
+        if bare is not None:
+            os.killpg(bare.pid, 15)  # the bare server's forked copies share its session
+            bare.wait(timeout=10)
+        app.terminate()
+        app.wait(timeout=30)
         if cleanup:
             import asyncpg
 
@@ -249,6 +262,7 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=200_000)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--workers", type=int, default=1, help="server processes, for Cardwise and the bare handler")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     asyncio.run(main_async(ap.parse_args()))
 

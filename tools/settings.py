@@ -11,6 +11,7 @@ class Settings:
     database_url: str = f"sqlite+aiosqlite:///{Path('var') / 'cardwise.sqlite3'}"
     host: str = "127.0.0.1"
     port: int = 8080
+    workers: int = 1  # server processes (cardwise serve)
     log_level: str = "INFO"
     log_format: str = "json"  # json | text
     db_pool_size: int = 10

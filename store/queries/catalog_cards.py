@@ -48,7 +48,7 @@ def card_select():
 async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None, order: str, skip: int,
                        take: int) -> tuple[list[Any], int]:
     """One page plus the number matching. With filters, the total comes from ``count(*) OVER ()`` in
-    the same pass as the page (the matches are read once); without, from a plain count, and the
+    the same statement as the page (the matches are read once); without, from a plain count, and the
     name order walks the ``card.name`` index (binary collation) instead of sorting the table."""
     conds = card_conds(f, dialect_of(session))
     if not conds:
@@ -59,9 +59,13 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
             by = _card_order(sort, order)
         stmt = card_select().order_by(*by).offset(skip).limit(take)
         return list((await session.execute(stmt)).all()), total
-    stmt = (select(*CARD_COLS, func.count().over().label("total_matches")).join(CardSet, CardSet.id == Card.set_id)
-            .join(Release, Release.id == Card.release_id).where(*conds).order_by(*_card_order(sort, order))
-            .offset(skip).limit(take))
+    # the matches are counted and sorted as narrow rows (card id + sort keys); only the page's
+    # cards are then read in full: sorting 30k wide rows for a common substring cost 25-40% more
+    by = _card_order(sort, order)
+    hits = (select(Card.id.label("hit_id"), func.count().over().label("total_matches"))
+            .join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
+            .where(*conds).order_by(*by).offset(skip).limit(take).subquery("hits"))
+    stmt = card_select().add_columns(hits.c.total_matches).join(hits, hits.c.hit_id == Card.id).order_by(*by)
     rows = list((await session.execute(stmt)).all())
     if rows:
         return rows, int(rows[0].total_matches)

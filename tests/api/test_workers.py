@@ -1,0 +1,106 @@
+"""``cardwise serve --workers 2``: two processes listen on one port and SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT workers: Linux")
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _listening_inodes(port: int) -> set[str]:
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            f = line.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f[9])
+    return inodes
+
+
+def _sockets_of(pid: int) -> set[str]:
+    out = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            out.add(target[8:-1])
+    return out
+
+
+def _get(url: str) -> int:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.status
+
+
+def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
+    port = _port()
+    env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_LEVEL": "WARNING"}
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--workers", "2"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline:
+            workers = _children(proc.pid)
+            listening = _listening_inodes(port)
+            owners = [w for w in workers if _sockets_of(w) & listening]
+            if len(owners) == 2 and len(listening) == 2:
+                break
+            assert proc.poll() is None, log.read_text()
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"two listening workers expected, saw {workers}")
+        # every fresh connection is answered, whichever worker the kernel hands it to
+        assert all(_get(f"http://127.0.0.1:{port}/health") == 200 for _ in range(20))
+
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        for w in workers:
+            assert not Path(f"/proc/{w}").exists() or "zombie" in Path(f"/proc/{w}/status").read_text()
+        assert not _listening_inodes(port)
+        with pytest.raises(OSError):
+            _get(f"http://127.0.0.1:{port}/health")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_workers_must_be_positive(db_url, monkeypatch):
+    from api.cli import main
+
+    monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
+    assert main(["serve", "--workers", "0", "--no-migrate"]) == 2
