@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Float, and_, case, cast, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from store.models import Card, CardSet, CollectionCard, Parallel, ParallelCard, Release
+from store.models import Card, CardPrice, CardSet, CollectionCard, Parallel, ParallelCard, Release
 from store.queries.analytics import unit_price
 
 CC = CollectionCard
@@ -37,7 +37,59 @@ def _sets_in_collection(collection_id: uuid.UUID) -> Any:
 
 async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID | None = None
                   ) -> list[dict[str, Any]]:
-    """Per set in the collection: totals, owned count, cost and scarcity of the missing base cards."""
+    """Per set in the collection: totals, owned count, cost and scarcity of the missing base cards.
+
+    One statement of three grouped parts joined by set: the catalog side (base cards and numbered
+    ones per set), the priced side (raw base prices per set) and the owned side (the collection's
+    distinct base cards per set with their prices). "Missing" figures are catalog minus owned, so
+    no per-card work is done over the sets' unowned cards (150k cards for a collection spread over
+    the real catalog).
+    """
+    if set_id is not None:
+        return await _one_set(session=session, collection_id=collection_id, set_id=set_id)
+    sets = _sets_in_collection(collection_id)
+    base_card = and_(Card.variation_of.is_(None), Card.set_id.in_(sets))
+    catalog = (select(Card.set_id.label("set_id"), func.count().label("total"),
+                      func.count(Card.numbered_to).label("numbered"))
+               .where(base_card).group_by(Card.set_id).subquery("catalog"))
+    raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
+           .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
+           .subquery("raw"))
+    priced = (select(Card.set_id.label("set_id"), func.sum(raw.c.price).label("cost"), func.count().label("n"))
+              .join(Card, Card.id == raw.c.card_id).where(base_card).group_by(Card.set_id).subquery("priced"))
+    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id)).distinct().subquery("held")
+    owned = (select(Card.set_id.label("set_id"), func.count().label("owned"),
+                    func.count(Card.numbered_to).label("numbered"),
+                    func.coalesce(func.sum(raw.c.price), 0).label("cost"), func.count(raw.c.price).label("n"))
+             .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)
+             .outerjoin(raw, raw.c.card_id == Card.id)
+             .where(base_card).group_by(Card.set_id).subquery("owned"))
+    stmt = (select(catalog.c.set_id, catalog.c.total, catalog.c.numbered, priced.c.cost, priced.c.n,
+                   owned.c.owned, owned.c.numbered.label("owned_numbered"), owned.c.cost.label("owned_cost"),
+                   owned.c.n.label("owned_priced"), CardSet.name.label("set_name"),
+                   Release.name.label("release_name"), Release.year.label("release_year"))
+            .outerjoin(priced, priced.c.set_id == catalog.c.set_id)
+            .outerjoin(owned, owned.c.set_id == catalog.c.set_id)
+            .join(CardSet, CardSet.id == catalog.c.set_id).join(Release, Release.id == CardSet.release_id))
+    out = []
+    for r in (await session.execute(stmt)).all():
+        m = r._mapping
+        total_priced, owned_priced = int(m["n"] or 0), int(m["owned_priced"] or 0)
+        missing_priced = total_priced - owned_priced
+        cost = int(m["cost"] or 0)
+        out.append({
+            "set_id": m["set_id"], "set_name": m["set_name"], "release_name": m["release_name"],
+            "release_year": m["release_year"], "total": int(m["total"]), "owned": int(m["owned"] or 0),
+            "missing_cost": (cost - int(m["owned_cost"] or 0)) if missing_priced else None,
+            "missing_priced": missing_priced,
+            "missing_numbered": int(m["numbered"] or 0) - int(m["owned_numbered"] or 0),
+            "avg_price": cost / total_priced if total_priced else None,
+        })
+    return out
+
+
+async def _one_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID) -> list[dict[str, Any]]:
+    """``per_set`` for a single set: card by card over that set's base cards (a few hundred at most)."""
     owned = _owned_cards(collection_id)
     price = unit_price(Card.id, None, None)
     base = (
@@ -46,8 +98,7 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
         .outerjoin(owned, owned.c.card_id == Card.id)
         .where(Card.variation_of.is_(None), Card.set_id.in_(_sets_in_collection(collection_id)))
     )
-    if set_id is not None:
-        base = base.where(Card.set_id == set_id)
+    base = base.where(Card.set_id == set_id)
     b = base.subquery("b")
     missing = b.c.owned_id.is_(None)
     agg = (
