@@ -60,6 +60,20 @@ async def remove(*, session: AsyncSession, row: Any) -> None:
     await session.execute(delete(type(row)).where(type(row).id == row.id))
 
 
+async def _named_page(session: AsyncSession, stmt: Any, model: Any, *, name: str | None, sort: str | None,
+                      order: Order, skip: int, take: int) -> tuple[list[Any], int]:
+    """One page of named user objects (collections, lists, binders): partial name filter, then sorted
+    by name (case-insensitive, unnamed first) or by creation time, the id breaking ties."""
+    if name:
+        stmt = stmt.where(icontains(model.name, name))
+    if sort == "name":
+        stmt = stmt.order_by(_ordered(func.lower(func.coalesce(model.name, "")), order), model.id)
+    else:
+        stmt = stmt.order_by(_ordered(model.created_at, order), model.id)
+    rows, total = await page(session, stmt, skip=skip, take=take)
+    return [r[0] for r in rows], total
+
+
 # --------------------------------------------------------------------------- collections
 async def get_collection(*, session: AsyncSession, key_id: uuid.UUID, collection_id: uuid.UUID) -> Collection | None:
     return await session.scalar(
@@ -74,14 +88,7 @@ async def list_collections(
     stmt = select(Collection).where(Collection.api_key_id == key_id)
     if collector_id is not None:
         stmt = stmt.where(Collection.collector_id == collector_id)
-    if name:
-        stmt = stmt.where(icontains(Collection.name, name))
-    if sort == "name":
-        stmt = stmt.order_by(_ordered(func.lower(func.coalesce(Collection.name, "")), order), Collection.id)
-    else:
-        stmt = stmt.order_by(_ordered(Collection.created_at, order), Collection.id)
-    rows, total = await page(session, stmt, skip=skip, take=take)
-    return [r[0] for r in rows], total
+    return await _named_page(session, stmt, Collection, name=name, sort=sort, order=order, skip=skip, take=take)
 
 
 # --------------------------------------------------------------------------- catalog references
@@ -186,14 +193,7 @@ async def list_binders(
     skip: int, take: int,
 ) -> tuple[list[Binder], int]:
     stmt = select(Binder).where(Binder.collection_id == collection_id)
-    if name:
-        stmt = stmt.where(icontains(Binder.name, name))
-    if sort == "name":
-        stmt = stmt.order_by(_ordered(func.lower(func.coalesce(Binder.name, "")), order), Binder.id)
-    else:
-        stmt = stmt.order_by(_ordered(Binder.created_at, order), Binder.id)
-    rows, total = await page(session, stmt, skip=skip, take=take)
-    return [r[0] for r in rows], total
+    return await _named_page(session, stmt, Binder, name=name, sort=sort, order=order, skip=skip, take=take)
 
 
 async def get_binder_card(*, session: AsyncSession, binder_id: uuid.UUID, link_id: uuid.UUID) -> BinderCard | None:
@@ -225,14 +225,7 @@ async def list_lists(
     stmt = select(WantList).where(WantList.api_key_id == key_id)
     if collector_id is not None:
         stmt = stmt.where(WantList.collector_id == collector_id)
-    if name:
-        stmt = stmt.where(icontains(WantList.name, name))
-    if sort == "name":
-        stmt = stmt.order_by(_ordered(func.lower(func.coalesce(WantList.name, "")), order), WantList.id)
-    else:
-        stmt = stmt.order_by(_ordered(WantList.created_at, order), WantList.id)
-    rows, total = await page(session, stmt, skip=skip, take=take)
-    return [r[0] for r in rows], total
+    return await _named_page(session, stmt, WantList, name=name, sort=sort, order=order, skip=skip, take=take)
 
 
 async def list_card_ids(*, session: AsyncSession, list_id: uuid.UUID, card_ids: set[uuid.UUID]) -> set[uuid.UUID]:
