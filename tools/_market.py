@@ -10,7 +10,9 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BeforeValidator, Field
 
+from store.queries import pricing as pricing_queries
 from tools._models import Out, _uuid_str
+from tools.errors import not_found
 
 ListingType = Literal["auction", "fixed", "both"]
 EASTERN = ZoneInfo("America/New_York")
@@ -141,3 +143,17 @@ def sources(records: list[Any]) -> list[SourceCount]:
     for r in records:
         counts[r.source] = counts.get(r.source, 0) + 1
     return [SourceCount(source=k, count=v) for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+async def card_and_parallel(s: Any, card_id: uuid.UUID, parallel_id: uuid.UUID | None) -> tuple[Any, Any]:
+    """The card's (card, set, release) row and, when ``parallel_id`` is given, that parallel of the
+    card's set; 404 for an unknown card or a parallel of another set."""
+    row = await pricing_queries.card_with_set(session=s, card_id=card_id)
+    if row is None:
+        raise not_found("Card", card_id)
+    par = None
+    if parallel_id is not None:
+        par = await pricing_queries.parallel(session=s, parallel_id=parallel_id)
+        if par is None or par.set_id != row[0].set_id:
+            raise not_found("Parallel", parallel_id)
+    return row, par

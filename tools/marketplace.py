@@ -25,6 +25,7 @@ from tools._market import (
     SourceCount,
     UUIDOrNull,
     as_of,
+    card_and_parallel,
     card_context,
     matched_card,
     money,
@@ -34,7 +35,6 @@ from tools._market import (
 from tools._models import In, Out, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
-from tools.errors import not_found
 from tools.pricing import grade_ref
 
 
@@ -120,14 +120,7 @@ async def marketplace_card(ctx: ToolContext, query: MarketplaceQuery) -> Marketp
     now = ctx.clock()
     par_filter, grade_filter = parse_filter(query.parallel_id), parse_filter(query.grade_id)
     async with ctx.transaction() as s:
-        row = await pq.card_with_set(session=s, card_id=uuid.UUID(query.card_id))
-        if row is None:
-            raise not_found("Card", query.card_id)
-        par = None
-        if par_filter[1] is not None:
-            par = await pq.parallel(session=s, parallel_id=par_filter[1])
-            if par is None or par.set_id != row[0].set_id:
-                raise not_found("Parallel", par_filter[1])
+        row, par = await card_and_parallel(s, uuid.UUID(query.card_id), par_filter[1])
         rows = await q.for_card(session=s, card_id=row[0].id, parallel=par_filter, grade=grade_filter,
                                 listing_type=query.listing_type, now=now, limit=query.limit)
         names = await pq.parallel_names(session=s, ids=[r.parallel_id for r in rows])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-
 from typing import Any
 
 from pydantic import Field
@@ -26,6 +25,7 @@ from tools._market import (
     SourceCount,
     UUIDOrNull,
     as_of,
+    card_and_parallel,
     card_context,
     matched_card,
     money,
@@ -37,7 +37,7 @@ from tools._market import (
 from tools._models import DateStr, In, Out, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
-from tools.errors import ServiceError, not_found
+from tools.errors import ServiceError
 
 MAX_ROWS = 500
 
@@ -116,15 +116,8 @@ def record(r: Any, par_names: dict) -> PricingRecord:
 
 async def card_prices(s: Any, ctx: ToolContext, card_id: uuid.UUID, *, period: str, listing_type: str,
                       parallel_id: str | None, grade_id: str | None, as_of_date: str | None, limit: int) -> PricingResponse:
-    row = await q.card_with_set(session=s, card_id=card_id)
-    if row is None:
-        raise not_found("Card", card_id)
     par_filter, grade_filter = parse_filter(parallel_id), parse_filter(grade_id)
-    par = None
-    if par_filter[1] is not None:
-        par = await q.parallel(session=s, parallel_id=par_filter[1])
-        if par is None or par.set_id != row[0].set_id:
-            raise not_found("Parallel", par_filter[1])
+    row, par = await card_and_parallel(s, card_id, par_filter[1])
     end = as_of(as_of_date, ctx.clock())
     days = period_days(period)
     recs, matched = await q.records(session=s, card_id=card_id, parallel=par_filter, grade=grade_filter,

@@ -19,11 +19,18 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from store.queries import pricing as q
-from tools._market import CardContext, ListingType, UUIDOrNull, as_of, card_context, parse_filter
+from tools._market import (
+    CardContext,
+    ListingType,
+    UUIDOrNull,
+    as_of,
+    card_and_parallel,
+    card_context,
+    parse_filter,
+)
 from tools._models import DateStr, In, Out, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
-from tools.errors import not_found
 
 DEFAULTS = {"daily": 90, "weekly": 52, "monthly": 24}
 CLAMP = {"daily": 365, "weekly": 156, "monthly": 120}
@@ -163,14 +170,7 @@ async def pricing_timeseries(ctx: ToolContext, query: TimeseriesQuery) -> Timese
     start = first_bucket(end, query.interval, periods)
     par_filter, grade_filter = parse_filter(query.parallel_id), parse_filter(query.grade_id)
     async with ctx.transaction() as s:
-        row = await q.card_with_set(session=s, card_id=uuid.UUID(query.card_id))
-        if row is None:
-            raise not_found("Card", query.card_id)
-        par = None
-        if par_filter[1] is not None:
-            par = await q.parallel(session=s, parallel_id=par_filter[1])
-            if par is None or par.set_id != row[0].set_id:
-                raise not_found("Parallel", par_filter[1])
+        row, par = await card_and_parallel(s, uuid.UUID(query.card_id), par_filter[1])
         recs, _ = await q.records(session=s, card_id=row[0].id, parallel=par_filter, grade=grade_filter,
                                   listing_type=query.listing_type, start=start, end=end, limit=10**6)
         info = await q.grade_info(session=s, ids=[r.grade_id for r in recs])
