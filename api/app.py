@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from api.keys import CONTEXT, ENGINE, SETTINGS
-from api.middleware import auth, errors, request_context, request_timeout
+from api.middleware import KEY_CACHE, KeyCache, auth, errors, request_context, request_timeout
 from api.ratelimit import rate_limit_middleware
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
@@ -44,7 +44,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
     app[ENGINE] = engine
-    app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings)
+    app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings,
+                               services={KEY_CACHE: KeyCache(settings.auth_cache_s)})
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
         yield

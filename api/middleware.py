@@ -165,6 +165,9 @@ def is_public(request: web.Request) -> bool:
     return bool(getattr(info.handler, PUBLIC_ATTR, False))
 
 
+KEY_CACHE = "key_cache"  # ToolContext.services entry, made once per app by create_app
+
+
 class KeyCache:
     """Valid keys seen recently (by hash), so a busy client costs no key lookup per request.
 
@@ -196,7 +199,7 @@ class KeyCache:
 
 async def _known_caller(request: web.Request, key: str) -> Caller | None:
     ctx = request.app[CONTEXT]
-    cache: KeyCache = ctx.services.setdefault("key_cache", KeyCache(ctx.settings.auth_cache_s))
+    cache: KeyCache = ctx.services[KEY_CACHE]
     digest = key_queries.hash_key(key)
     caller = cache.get(digest)
     if caller is not None:
