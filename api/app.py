@@ -8,7 +8,14 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from api.keys import CONTEXT, ENGINE, SETTINGS
-from api.middleware import KEY_CACHE, KeyCache, auth, errors, request_context, request_timeout
+from api.middleware import (
+    KEY_CACHE,
+    KeyCache,
+    auth,
+    errors,
+    request_context,
+    request_timeout,
+)
 from api.ratelimit import rate_limit_middleware
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
