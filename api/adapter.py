@@ -15,8 +15,9 @@ from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import BaseModel
 
-from api.keys import CALLER, CONTEXT
+from api.keys import CALLER, CONTEXT, RESPONSE_CACHE
 from api.middleware import PUBLIC_ATTR
+from api.response_cache import CACHE_HEADER, cache_key
 from tools._models import Binary, Upload
 from tools._registry import Tool, dump_output, parse_input
 from tools.errors import ServiceError
@@ -135,6 +136,14 @@ def as_handler(t: Tool):
                 ctx = request.app[CONTEXT]
                 data[t.body_field or "image"] = await read_upload(request, ctx.settings.max_upload_bytes)
         data.update(request.match_info)
+        cache = request.app[RESPONSE_CACHE] if t.cache and request.method == "GET" else None
+        key = None
+        if cache is not None and cache.enabled:
+            key = cache_key(t.name, data)
+            hit = cache.get(key)
+            if hit is not None:
+                return web.Response(body=hit[1], status=hit[0], content_type="application/json",
+                                    headers={CACHE_HEADER: "HIT"})
         ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
         q = parse_input(t, data)
         result = await t(ctx, q)
@@ -143,7 +152,12 @@ def as_handler(t: Tool):
         if isinstance(result, Binary):
             return web.Response(body=result.content, content_type=result.content_type, headers=result.headers,
                                 status=t.status)
-        return web.json_response(dump_output(result), status=t.status)
+        body = json.dumps(dump_output(result)).encode()
+        if key is not None:
+            cache.put(key, t.status, body)
+            return web.Response(body=body, status=t.status, content_type="application/json",
+                                headers={CACHE_HEADER: "MISS"})
+        return web.Response(body=body, status=t.status, content_type="application/json")
 
     handler.__name__ = t.name
     setattr(handler, PUBLIC_ATTR, t.public)

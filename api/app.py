@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from api.keys import CONTEXT, ENGINE, SETTINGS
+from api.keys import CONTEXT, ENGINE, RESPONSE_CACHE, SETTINGS
 from api.middleware import (
     KEY_CACHE,
     KeyCache,
@@ -17,6 +17,7 @@ from api.middleware import (
     request_timeout,
 )
 from api.ratelimit import rate_limit_middleware
+from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
 from tools.context import ToolContext
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
     app[ENGINE] = engine
+    app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries)
     app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings,
                                services={KEY_CACHE: KeyCache(settings.auth_cache_s)})
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from api.response_cache import ResponseCache
 from tools.context import Caller, ToolContext
 from tools.settings import Settings
 
 SETTINGS = web.AppKey("settings", Settings)
 ENGINE = web.AppKey("engine", AsyncEngine)
 CONTEXT = web.AppKey("context", ToolContext)
+RESPONSE_CACHE = web.AppKey("response_cache", ResponseCache)
 
 # request-scoped
 REQUEST_ID = web.RequestKey("request_id", str)

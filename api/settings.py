@@ -15,6 +15,8 @@
 | CARDWISE_RATE_LIMIT_PER_MIN | 6000 | per-key request rate (token bucket refill per minute); 0 = no limit. Over it: 429 RATE_LIMITED with Retry-After |
 | CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
+| CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; an import made by another process shows within this time; 0 = off |
+| CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -55,6 +57,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         rate_limit_per_min=int(get("RATE_LIMIT_PER_MIN", base.rate_limit_per_min)),
         rate_limit_burst=int(get("RATE_LIMIT_BURST", base.rate_limit_burst)),
         request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),
+        catalog_cache_s=float(get("CATALOG_CACHE_S", base.catalog_cache_s)),
+        catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),

@@ -1,6 +1,6 @@
 """The tool registry: a capability is declared once and served twice (REST route and agent tool).
 
-    @tool("grades_companies", method="GET", path="/v1/grades/companies")
+    @tool("grades_companies", method="GET", path="/v1/grades/companies", cache=True)
     async def list_companies(ctx: ToolContext, q: CompaniesQuery) -> CompaniesPage:
         '''List grading companies.'''
 
@@ -48,6 +48,9 @@ class Tool:
     tags: tuple[str, ...] = ()
     extra_statuses: tuple[int, ...] = ()
     response_content_types: tuple[str, ...] = field(default=("application/json",))
+    # a deterministic read of data shared by every key (the catalog): REST may answer it from the
+    # per-process response cache (api/response_cache.py)
+    cache: bool = False
 
     @property
     def summary(self) -> str:
@@ -74,6 +77,7 @@ def tool(
     tags: tuple[str, ...] = (),
     extra_statuses: tuple[int, ...] = (),
     response_content_types: tuple[str, ...] = ("application/json",),
+    cache: bool = False,
 ) -> Callable[[ToolFn], Tool]:
     """Register ``fn(ctx, input_model) -> output_model`` under ``name`` (and optionally a route)."""
 
@@ -109,6 +113,7 @@ def tool(
             tags=tags or (name.split("_")[0],),
             extra_statuses=extra_statuses,
             response_content_types=response_content_types,
+            cache=cache,
         )
         _REGISTRY[name] = t
         return t

@@ -36,7 +36,7 @@ class SegmentsPage(Out):
     take: int
 
 
-@tool("catalog_segments", method="GET", path="/v1/catalog/segments")
+@tool("catalog_segments", method="GET", path="/v1/catalog/segments", cache=True)
 async def search_segments(ctx: ToolContext, query: SegmentsQuery) -> SegmentsPage:
     """List catalog segments (categories such as Baseball, Pokemon), filtered by name or identifiability."""
     ident = None if query.is_identifiable is None else query.is_identifiable == "true"
@@ -117,7 +117,7 @@ class Statistics(Out):
     parallels: _Parallels
 
 
-@tool("catalog_statistics", method="GET", path="/v1/catalog/statistics", public=True)
+@tool("catalog_statistics", method="GET", path="/v1/catalog/statistics", cache=True, public=True)
 async def catalog_statistics(ctx: ToolContext, _: StatisticsQuery) -> Statistics:
     """Catalog size: counts of segments, manufacturers, releases (by segment and year), sets, cards, parallels."""
     async with ctx.transaction() as s:

@@ -68,7 +68,7 @@ class ReleasesPage(Out):
     take: int
 
 
-@tool("catalog_releases", method="GET", path="/v1/catalog/releases")
+@tool("catalog_releases", method="GET", path="/v1/catalog/releases", cache=True)
 async def search_releases(ctx: ToolContext, query: ReleasesQuery) -> ReleasesPage:
     """Search releases (products such as 2024 Topps Chrome) by name, year, manufacturer, segment."""
     async with ctx.transaction() as s:
@@ -94,7 +94,7 @@ class IdQuery(In):
     id: UUIDStr
 
 
-@tool("catalog_release", method="GET", path="/v1/catalog/releases/{id}")
+@tool("catalog_release", method="GET", path="/v1/catalog/releases/{id}", cache=True)
 async def get_release(ctx: ToolContext, query: IdQuery) -> ReleaseDetail:
     """Get one release with its sets (card and parallel counts)."""
     async with ctx.transaction() as s:
@@ -129,7 +129,7 @@ async def _cards_of(ctx: ToolContext, f: CardFilter, query: Any, exists_check) -
                      take=query.take)
 
 
-@tool("catalog_release_cards", method="GET", path="/v1/catalog/releases/{id}/cards")
+@tool("catalog_release_cards", method="GET", path="/v1/catalog/releases/{id}/cards", cache=True)
 async def release_cards(ctx: ToolContext, query: ReleaseCardsQuery) -> CardsPage:
     """List the base cards of a release (optionally one set), by number or name; no parallels."""
     from store.models import Release
@@ -200,7 +200,7 @@ class SetsPage(Out):
     take: int
 
 
-@tool("catalog_sets", method="GET", path="/v1/catalog/sets")
+@tool("catalog_sets", method="GET", path="/v1/catalog/sets", cache=True)
 async def search_sets(ctx: ToolContext, query: SetsQuery) -> SetsPage:
     """Search sets by release, name, year, manufacturer or identifiability, with card and parallel counts."""
     async with ctx.transaction() as s:
@@ -213,7 +213,7 @@ class SetDetail(SetOut):
     parallels: list[ParallelOut]
 
 
-@tool("catalog_set", method="GET", path="/v1/catalog/sets/{id}")
+@tool("catalog_set", method="GET", path="/v1/catalog/sets/{id}", cache=True)
 async def get_set(ctx: ToolContext, query: IdQuery) -> SetDetail:
     """Get one set with its parallels (print runs; partial parallels list their cards)."""
     async with ctx.transaction() as s:
@@ -234,7 +234,7 @@ class SetCardsQuery(In):
     order: Order = "asc"
 
 
-@tool("catalog_set_cards", method="GET", path="/v1/catalog/sets/{id}/cards")
+@tool("catalog_set_cards", method="GET", path="/v1/catalog/sets/{id}/cards", cache=True)
 async def set_cards(ctx: ToolContext, query: SetCardsQuery) -> CardsPage:
     """List the base cards of a set by number or name; no parallels."""
     from store.models import CardSet

@@ -49,7 +49,7 @@ class CardsQuery(_CardFilters):
     order: Order = "asc"
 
 
-@tool("catalog_cards", method="GET", path="/v1/catalog/cards")
+@tool("catalog_cards", method="GET", path="/v1/catalog/cards", cache=True)
 async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated."""
     async with ctx.transaction() as s:
@@ -65,7 +65,7 @@ class CardQuery(In):
     id: UUIDStr = Field(description="Card id")
 
 
-@tool("catalog_card", method="GET", path="/v1/catalog/cards/{id}")
+@tool("catalog_card", method="GET", path="/v1/catalog/cards/{id}", cache=True)
 async def get_card(ctx: ToolContext, query: CardQuery) -> CardDetail:
     """Get one card with its parallels (print runs, prices), attributes, variation link and metadata fields."""
     async with ctx.transaction() as s:

@@ -38,7 +38,7 @@ class ManufacturersPage(Out):
     take: int
 
 
-@tool("catalog_manufacturers", method="GET", path="/v1/catalog/manufacturers")
+@tool("catalog_manufacturers", method="GET", path="/v1/catalog/manufacturers", cache=True)
 async def search_manufacturers(ctx: ToolContext, query: ManufacturersQuery) -> ManufacturersPage:
     """Search card manufacturers (Topps, Panini, Upper Deck...) by partial name."""
     async with ctx.transaction() as s:
@@ -94,7 +94,7 @@ class ParallelsPage(Out):
     take: int
 
 
-@tool("catalog_parallels", method="GET", path="/v1/catalog/parallels")
+@tool("catalog_parallels", method="GET", path="/v1/catalog/parallels", cache=True)
 async def search_parallels(ctx: ToolContext, query: ParallelsQuery) -> ParallelsPage:
     """Search parallels (Refractor, Gold /50, 1st Edition...) by name, release or year, with their set."""
     async with ctx.transaction() as s:
@@ -109,7 +109,7 @@ class IdQuery(In):
     id: UUIDStr
 
 
-@tool("catalog_parallel", method="GET", path="/v1/catalog/parallels/{id}")
+@tool("catalog_parallel", method="GET", path="/v1/catalog/parallels/{id}", cache=True)
 async def get_parallel(ctx: ToolContext, query: IdQuery) -> ParallelWithSet:
     """Get one parallel with its set and release (partial parallels list their cards)."""
     async with ctx.transaction() as s:
@@ -149,7 +149,7 @@ class AttributesPage(Out):
     take: int
 
 
-@tool("catalog_attributes", method="GET", path="/v1/catalog/attributes")
+@tool("catalog_attributes", method="GET", path="/v1/catalog/attributes", cache=True)
 async def search_attributes(ctx: ToolContext, query: AttributesQuery) -> AttributesPage:
     """List card attributes (RC rookie, AU autograph, SP short print...) with how many cards carry each."""
     async with ctx.transaction() as s:
@@ -158,7 +158,7 @@ async def search_attributes(ctx: ToolContext, query: AttributesQuery) -> Attribu
     return AttributesPage(attributes=[_attr(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
 
 
-@tool("catalog_attribute", method="GET", path="/v1/catalog/attributes/{id}")
+@tool("catalog_attribute", method="GET", path="/v1/catalog/attributes/{id}", cache=True)
 async def get_attribute(ctx: ToolContext, query: IdQuery) -> AttributeOut:
     """Get one card attribute with its card count."""
     async with ctx.transaction() as s:
@@ -197,7 +197,7 @@ class FieldsPage(Out):
     take: int
 
 
-@tool("catalog_fields", method="GET", path="/v1/catalog/fields")
+@tool("catalog_fields", method="GET", path="/v1/catalog/fields", cache=True)
 async def search_fields(ctx: ToolContext, query: FieldsQuery) -> FieldsPage:
     """List flexible KEY:VALUE metadata fields (HP, RARITY, ARTIST...) with usage counts."""
     async with ctx.transaction() as s:
@@ -206,7 +206,7 @@ async def search_fields(ctx: ToolContext, query: FieldsQuery) -> FieldsPage:
     return FieldsPage(fields=[_field(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
 
 
-@tool("catalog_field", method="GET", path="/v1/catalog/fields/{id}")
+@tool("catalog_field", method="GET", path="/v1/catalog/fields/{id}", cache=True)
 async def get_field(ctx: ToolContext, query: IdQuery) -> FieldOut:
     """Get one metadata field with its usage count."""
     async with ctx.transaction() as s:
@@ -265,37 +265,37 @@ async def _ac(ctx: ToolContext, kind: str, query: _AcBase) -> Suggestions:
         return Suggestions(suggestions=await q.autocomplete(session=s, kind=kind, q=query.q, **args))
 
 
-@tool("autocomplete_cards", method="GET", path="/v1/autocomplete/cards")
+@tool("autocomplete_cards", method="GET", path="/v1/autocomplete/cards", cache=True)
 async def autocomplete_cards(ctx: ToolContext, query: AcCards) -> Suggestions:
     """Suggest up to 10 unique card names containing the typed text, alphabetically."""
     return await _ac(ctx, "cards", query)
 
 
-@tool("autocomplete_sets", method="GET", path="/v1/autocomplete/sets")
+@tool("autocomplete_sets", method="GET", path="/v1/autocomplete/sets", cache=True)
 async def autocomplete_sets(ctx: ToolContext, query: AcSets) -> Suggestions:
     """Suggest up to 10 set names containing the typed text, alphabetically."""
     return await _ac(ctx, "sets", query)
 
 
-@tool("autocomplete_releases", method="GET", path="/v1/autocomplete/releases")
+@tool("autocomplete_releases", method="GET", path="/v1/autocomplete/releases", cache=True)
 async def autocomplete_releases(ctx: ToolContext, query: AcReleases) -> Suggestions:
     """Suggest up to 10 release names containing the typed text, alphabetically."""
     return await _ac(ctx, "releases", query)
 
 
-@tool("autocomplete_manufacturers", method="GET", path="/v1/autocomplete/manufacturers")
+@tool("autocomplete_manufacturers", method="GET", path="/v1/autocomplete/manufacturers", cache=True)
 async def autocomplete_manufacturers(ctx: ToolContext, query: AcManufacturers) -> Suggestions:
     """Suggest up to 10 manufacturer names containing the typed text, alphabetically."""
     return await _ac(ctx, "manufacturers", query)
 
 
-@tool("autocomplete_years", method="GET", path="/v1/autocomplete/years")
+@tool("autocomplete_years", method="GET", path="/v1/autocomplete/years", cache=True)
 async def autocomplete_years(ctx: ToolContext, query: AcYears) -> Suggestions:
     """Suggest up to 10 release years containing the typed text, chronologically."""
     return await _ac(ctx, "years", query)
 
 
-@tool("autocomplete_segments", method="GET", path="/v1/autocomplete/segments")
+@tool("autocomplete_segments", method="GET", path="/v1/autocomplete/segments", cache=True)
 async def autocomplete_segments(ctx: ToolContext, query: AcSegments) -> Suggestions:
     """Suggest up to 10 segment names (Baseball, Pokemon...) containing the typed text."""
     return await _ac(ctx, "segments", query)
@@ -328,7 +328,7 @@ class CalendarPage(Out):
     take: int
 
 
-@tool("release_calendar", method="GET", path="/v1/release-calendar/")
+@tool("release_calendar", method="GET", path="/v1/release-calendar/", cache=True)
 async def release_calendar(ctx: ToolContext, query: CalendarQuery) -> CalendarPage:
     """List releases by release date, newest first (upcoming and recent products)."""
     async with ctx.transaction() as s:

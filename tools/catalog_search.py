@@ -49,7 +49,7 @@ class SearchPage(Out):
     take: int
 
 
-@tool("catalog_search", method="GET", path="/v1/catalog/search")
+@tool("catalog_search", method="GET", path="/v1/catalog/search", cache=True)
 async def catalog_search(ctx: ToolContext, query: SearchQuery) -> SearchPage:
     """Search the whole catalog (cards, sets, releases, parallels) with one text query, best matches first."""
     fields = fields_or_400(query.field)

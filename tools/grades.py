@@ -85,7 +85,7 @@ def _type(t: TypeRow, c: CompanyRow) -> GradingType:
                        name=t.name, description=t.description)
 
 
-@tool("grades_companies", method="GET", path="/v1/grades/companies")
+@tool("grades_companies", method="GET", path="/v1/grades/companies", cache=True)
 async def list_companies(ctx: ToolContext, _: CompaniesQuery) -> CompaniesPage:
     """List the grading companies (PSA, BGS, SGC, CGC, TAG, HGA, CSG, ISA...), sorted by name."""
     async with ctx.transaction() as s:
@@ -93,7 +93,7 @@ async def list_companies(ctx: ToolContext, _: CompaniesQuery) -> CompaniesPage:
     return CompaniesPage(companies=[_company(c) for c in rows], total=len(rows))
 
 
-@tool("grades_types", method="GET", path="/v1/grades/companies/{companyId}/types")
+@tool("grades_types", method="GET", path="/v1/grades/companies/{companyId}/types", cache=True)
 async def list_types(ctx: ToolContext, query: TypesQuery) -> TypesPage:
     """List the grading types a company offers (e.g. Card, Autograph, Subgrade)."""
     async with ctx.transaction() as s:
@@ -104,7 +104,7 @@ async def list_types(ctx: ToolContext, query: TypesQuery) -> TypesPage:
     return TypesPage(types=[_type(t, company) for t in rows], total=len(rows), grading_company=_company(company))
 
 
-@tool("grades_grades", method="GET", path="/v1/grades/companies/{companyId}/types/{typeId}/grades")
+@tool("grades_grades", method="GET", path="/v1/grades/companies/{companyId}/types/{typeId}/grades", cache=True)
 async def list_grades(ctx: ToolContext, query: GradesQuery) -> GradesPage:
     """List every grade of a grading type (e.g. PSA Card: 10 Gem Mint, 9 Mint, 8.5 ... 1 Poor)."""
     async with ctx.transaction() as s:

@@ -25,6 +25,9 @@ class Settings:
     # overall time one request may take before it is answered 503 (above the agent's worst case of
     # llm_timeout_s x llm_max_retries plus backoff); 0 turns it off
     request_timeout_s: float = 180.0
+    # cached catalog reads (api/response_cache.py): seconds an answer is reused and how many are kept
+    catalog_cache_s: float = 60.0
+    catalog_cache_entries: int = 4096
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

@@ -1,0 +1,65 @@
+"""A per-process cache of the JSON bodies of catalog reads.
+
+The catalog (cards, sets, releases, parallels, grades ...) is the same for every API key and changes
+only when an importer runs, so a page already answered can be answered again from memory: a hit
+costs the middlewares plus a dictionary lookup, where a miss costs the database query, building the
+models and encoding the JSON. Only tools declared ``cache=True`` (deterministic reads of shared
+data; never random pulls, never per-key data) are cached, keyed by the tool and its query and path
+parameters exactly as sent. Only successful answers are stored; errors are recomputed every time.
+
+Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest an import made
+by another process (``cardwise import ...``) takes to show, and ``CARDWISE_CATALOG_CACHE_ENTRIES``
+(4096) entries, least recently used first out. ``0`` for either turns the cache off. Responses carry
+``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts both.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from tools import metrics
+
+CACHE_HEADER = "X-Cache"
+
+
+class ResponseCache:
+    def __init__(self, ttl_s: float, max_entries: int, clock=time.monotonic) -> None:
+        self.ttl_s = ttl_s
+        self.max_entries = max_entries
+        self._clock = clock
+        self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
+
+    @property
+    def enabled(self) -> bool:
+        return self.ttl_s > 0 and self.max_entries > 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable) -> tuple[int, bytes] | None:
+        entry = self._entries.get(key)
+        if entry is not None:
+            expires, status, body = entry
+            if expires > self._clock():
+                self._entries.move_to_end(key)
+                metrics.RESPONSE_CACHE.labels(result="hit").inc()
+                return status, body
+            del self._entries[key]
+        metrics.RESPONSE_CACHE.labels(result="miss").inc()
+        return None
+
+    def put(self, key: Hashable, status: int, body: bytes) -> None:
+        self._entries[key] = (self._clock() + self.ttl_s, status, body)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+def cache_key(tool_name: str, data: dict) -> Hashable:
+    """The tool and its inputs as received (query values in order, list values as tuples)."""
+    return tool_name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))

@@ -1,0 +1,90 @@
+"""Catalog reads are answered from a per-process cache for CARDWISE_CATALOG_CACHE_S seconds; nothing
+per-key, random or failed is ever cached."""
+
+from __future__ import annotations
+
+import uuid
+
+from api.app import create_app
+from api.keys import RESPONSE_CACHE
+from api.response_cache import ResponseCache
+from api.settings import load_settings
+from store.models import Card
+
+
+async def _add_card(sessions, cat, name: str) -> None:
+    chrome = cat.sets["chrome"]
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=chrome.id, release_id=chrome.release_id, name=name, number="999"))
+
+
+async def test_a_repeated_search_is_answered_from_the_cache_with_the_same_page(client, auth, cat):
+    first = await client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth)
+    again = await client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth)
+    assert first.status == again.status == 200
+    assert (first.headers["X-Cache"], again.headers["X-Cache"]) == ("MISS", "HIT")
+    assert await first.json() == await again.json()
+    assert [c["name"] for c in (await again.json())["cards"]] == ["Paul Skenes", "Paul Skenes"]
+    other = await client.get("/v1/catalog/cards", params={"name": "skenes", "take": "1"}, headers=auth)
+    assert other.headers["X-Cache"] == "MISS" and len((await other.json())["cards"]) == 1
+
+
+async def test_the_catalog_cache_is_shared_by_keys(client, auth, other_auth, cat):
+    mine = await client.get(f"/v1/catalog/cards/{cat.cards['ohtani'].id}", headers=auth)
+    theirs = await client.get(f"/v1/catalog/cards/{cat.cards['ohtani'].id}", headers=other_auth)
+    assert theirs.headers["X-Cache"] == "HIT" and await theirs.json() == await mine.json()
+
+
+async def test_a_new_card_shows_once_the_entry_expires(client, auth, cat, sessions):
+    before = await (await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)).json()
+    assert before["total_count"] == 0
+    await _add_card(sessions, cat, "Zzyzx Road")
+    stale = await (await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)).json()
+    assert stale == before  # within CARDWISE_CATALOG_CACHE_S the cached page stands
+    client.app[RESPONSE_CACHE]._clock = lambda: float("inf")  # CARDWISE_CATALOG_CACHE_S has passed
+    fresh = await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
+    assert fresh.headers["X-Cache"] == "MISS" and (await fresh.json())["total_count"] == 1
+
+
+async def test_with_the_cache_off_every_read_is_fresh(aiohttp_client, make_settings, auth, cat, sessions):
+    client = await aiohttp_client(create_app(make_settings(catalog_cache_s=0)))
+    assert (await (await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)).json()
+            )["total_count"] == 0
+    await _add_card(sessions, cat, "Zzyzx Road")
+    resp = await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
+    assert "X-Cache" not in resp.headers and (await resp.json())["total_count"] == 1
+
+
+async def test_errors_random_pulls_and_per_key_data_are_never_cached(client, auth, cat):
+    for _ in range(2):
+        bad = await client.get("/v1/catalog/cards", params={"take": "0"}, headers=auth)
+        assert bad.status == 400 and "X-Cache" not in bad.headers
+        assert (await bad.json())["code"] == "VALIDATION_ERROR"
+        missing = await client.get(f"/v1/catalog/cards/{uuid.uuid4()}", headers=auth)
+        assert missing.status == 404 and "X-Cache" not in missing.headers
+        pull = await client.get("/v1/catalog/cards/random", params={"count": "3"}, headers=auth)
+        assert pull.status == 200 and "X-Cache" not in pull.headers
+        mine = await client.get("/v1/collectors", headers=auth)
+        assert mine.status == 200 and "X-Cache" not in mine.headers
+    unauthenticated = await client.get("/v1/catalog/cards", params={"name": "skenes"})
+    assert unauthenticated.status == 401  # the cache sits behind authentication
+
+
+def test_entries_expire_and_the_least_recently_used_go_first():
+    now = [0.0]
+    cache = ResponseCache(ttl_s=10, max_entries=2, clock=lambda: now[0])
+    cache.put("a", 200, b"A")
+    cache.put("b", 200, b"B")
+    assert cache.get("a") == (200, b"A")  # "a" is now the most recently used
+    cache.put("c", 200, b"C")
+    assert cache.get("b") is None and cache.get("a") == (200, b"A") and cache.get("c") == (200, b"C")
+    now[0] = 10.5
+    assert cache.get("a") is None and len(cache) == 1
+
+
+def test_cache_settings_come_from_the_environment():
+    s = load_settings({"CARDWISE_CATALOG_CACHE_S": "5", "CARDWISE_CATALOG_CACHE_ENTRIES": "10"})
+    assert (s.catalog_cache_s, s.catalog_cache_entries) == (5.0, 10)
+    assert not ResponseCache(0, 10).enabled and not ResponseCache(5, 0).enabled
+    d = load_settings({})
+    assert (d.catalog_cache_s, d.catalog_cache_entries) == (60.0, 4096)
