@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from store.models import (
     Attribute, Card, CardAttribute, CardPrice, CardSet, FieldValue, MetadataField, Parallel, ParallelCard, Release,
 )
+from store.queries import card_name_search
 from store.queries._util import page
 from store.queries.catalog_filters import CardFilter, card_conds, dialect_of
 
@@ -50,6 +51,12 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     """One page plus the number matching. With filters, the total comes from ``count(*) OVER ()`` in
     the same statement as the page (the matches are read once); without, from a plain count, and the
     name order walks the ``card.name`` index (binary collation) instead of sorting the table."""
+    term = card_name_search.name_only_term(f, sort, order, dialect_of(session))
+    if term is not None:  # SQLite's most common search: a name alone, in name order
+        ids, total = await card_name_search.page_ids(session, term, skip, take)
+        rows = list((await session.execute(card_select().where(Card.id.in_(ids))))) if ids else []
+        pos = {cid: i for i, cid in enumerate(ids)}
+        return sorted(rows, key=lambda r: pos[r.id]), total
     conds = card_conds(f, dialect_of(session))
     if not conds:
         total = int((await session.execute(select(func.count(Card.id)))).scalar_one())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
@@ -51,7 +52,12 @@ def test_models_and_migrations_agree(db_url):
         finally:
             await engine.dispose()
 
-    changes = [d for d in asyncio.run(diff()) if not _ignorable(d)]
+    with warnings.catch_warnings():
+        # SQLite's reflection cannot read expression indexes (ix_card_name_sort); like the search
+        # indexes they are made by hand in migrations and are not in the models
+        warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based index")
+        found = asyncio.run(diff())
+    changes = [d for d in found if not _ignorable(d)]
     assert changes == []
 
 
