@@ -52,7 +52,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
     app[ENGINE] = engine
-    app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries)
+    app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries,
+                                        settings.catalog_cache_mb << 20)
     app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings,
                                services={KEY_CACHE: KeyCache(settings.auth_cache_s)})
 

@@ -9,7 +9,8 @@ parameters exactly as sent. Only successful answers are stored; errors are recom
 
 Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest an import made
 by another process (``cardwise import ...``) takes to show, and ``CARDWISE_CATALOG_CACHE_ENTRIES``
-(4096) entries, least recently used first out. ``0`` for either turns the cache off. Responses carry
+(4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies, least recently used
+first out. ``0`` for any of them turns the cache off. Responses carry
 ``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts both.
 """
 
@@ -25,15 +26,17 @@ CACHE_HEADER = "X-Cache"
 
 
 class ResponseCache:
-    def __init__(self, ttl_s: float, max_entries: int, clock=time.monotonic) -> None:
+    def __init__(self, ttl_s: float, max_entries: int, max_bytes: int = 64 << 20, clock=time.monotonic) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.size = 0  # bytes of bodies held
         self._clock = clock
         self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
 
     @property
     def enabled(self) -> bool:
-        return self.ttl_s > 0 and self.max_entries > 0
+        return self.ttl_s > 0 and self.max_entries > 0 and self.max_bytes > 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -46,18 +49,27 @@ class ResponseCache:
                 self._entries.move_to_end(key)
                 metrics.RESPONSE_CACHE.labels(result="hit").inc()
                 return status, body
-            del self._entries[key]
+            self._drop(key)
         metrics.RESPONSE_CACHE.labels(result="miss").inc()
         return None
 
     def put(self, key: Hashable, status: int, body: bytes) -> None:
+        if len(body) > self.max_bytes:
+            return
+        self._drop(key)
         self._entries[key] = (self._clock() + self.ttl_s, status, body)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
+        self.size += len(body)
+        while len(self._entries) > self.max_entries or self.size > self.max_bytes:
+            self._drop(next(iter(self._entries)))
+
+    def _drop(self, key: Hashable) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None:
+            self.size -= len(entry[2])
 
     def clear(self) -> None:
         self._entries.clear()
+        self.size = 0
 
 
 def cache_key(tool_name: str, data: dict) -> Hashable:

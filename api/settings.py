@@ -17,6 +17,7 @@
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
 | CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; an import made by another process shows within this time; 0 = off |
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
+| CARDWISE_CATALOG_CACHE_MB | 64 | most megabytes of cached catalog answers per process; 0 = off |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -59,6 +60,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),
         catalog_cache_s=float(get("CATALOG_CACHE_S", base.catalog_cache_s)),
         catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
+        catalog_cache_mb=int(get("CATALOG_CACHE_MB", base.catalog_cache_mb)),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),

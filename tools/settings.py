@@ -28,6 +28,7 @@ class Settings:
     # cached catalog reads (api/response_cache.py): seconds an answer is reused and how many are kept
     catalog_cache_s: float = 60.0
     catalog_cache_entries: int = 4096
+    catalog_cache_mb: int = 64
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

@@ -72,7 +72,7 @@ async def test_errors_random_pulls_and_per_key_data_are_never_cached(client, aut
 
 def test_entries_expire_and_the_least_recently_used_go_first():
     now = [0.0]
-    cache = ResponseCache(ttl_s=10, max_entries=2, clock=lambda: now[0])
+    cache = ResponseCache(ttl_s=10, max_entries=2, max_bytes=10, clock=lambda: now[0])
     cache.put("a", 200, b"A")
     cache.put("b", 200, b"B")
     assert cache.get("a") == (200, b"A")  # "a" is now the most recently used
@@ -82,9 +82,23 @@ def test_entries_expire_and_the_least_recently_used_go_first():
     assert cache.get("a") is None and len(cache) == 1
 
 
+def test_the_cache_holds_at_most_its_bytes():
+    cache = ResponseCache(ttl_s=10, max_entries=100, max_bytes=10)
+    cache.put("a", 200, b"12345")
+    cache.put("b", 200, b"12345")
+    cache.put("c", 200, b"123")  # over 10 bytes: the least recently used goes
+    assert cache.get("a") is None and cache.get("b") and cache.get("c") and cache.size == 8
+    cache.put("huge", 200, b"x" * 11)  # larger than the whole cache: not kept, nothing evicted
+    assert cache.get("huge") is None and cache.size == 8
+    cache.put("b", 200, b"1")  # replacing an entry accounts for the old body
+    assert cache.size == 4
+
+
 def test_cache_settings_come_from_the_environment():
-    s = load_settings({"CARDWISE_CATALOG_CACHE_S": "5", "CARDWISE_CATALOG_CACHE_ENTRIES": "10"})
-    assert (s.catalog_cache_s, s.catalog_cache_entries) == (5.0, 10)
+    s = load_settings({"CARDWISE_CATALOG_CACHE_S": "5", "CARDWISE_CATALOG_CACHE_ENTRIES": "10",
+                       "CARDWISE_CATALOG_CACHE_MB": "2"})
+    assert (s.catalog_cache_s, s.catalog_cache_entries, s.catalog_cache_mb) == (5.0, 10, 2)
     assert not ResponseCache(0, 10).enabled and not ResponseCache(5, 0).enabled
+    assert not ResponseCache(5, 10, max_bytes=0).enabled
     d = load_settings({})
-    assert (d.catalog_cache_s, d.catalog_cache_entries) == (60.0, 4096)
+    assert (d.catalog_cache_s, d.catalog_cache_entries, d.catalog_cache_mb) == (60.0, 4096, 64)
