@@ -36,9 +36,14 @@ def test_revoke_unknown_key_fails(cli_db, capsys):
 
 
 def test_db_upgrade_and_current(cli_db, capsys):
+    from alembic.script import ScriptDirectory
+
+    from store.migrations import alembic_config
+
+    head = ScriptDirectory.from_config(alembic_config(cli_db)).get_current_head()
     assert main(["db", "upgrade"]) == 0
     assert main(["db", "current"]) == 0
-    assert "0001" in capsys.readouterr().out
+    assert head in capsys.readouterr().out
 
 
 def test_import_grades_is_idempotent(cli_db, capsys):
