@@ -25,6 +25,7 @@ from vision import pipeline
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
+from vision.text import FOLD_PAIRS
 
 log = logging.getLogger("cardwise.vision")
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
@@ -153,6 +154,11 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     ev = m.evidence(reading.lines)
     cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
                                                                    segment_id=segment_id)}
+    if ev.query_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
+        # no name read as printed: look again with OCR-confusable letters folded ("Riek Toeehet")
+        for c in await q.candidates_by_words(session=s, words=m.folded_query(ev), segment_id=segment_id,
+                                             fold_pairs=FOLD_PAIRS):
+            cands.setdefault(c["card"].id, c)
     visual: dict[uuid.UUID, float] = {}
     if len(index):
         for feats in reading.features:

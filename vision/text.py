@@ -23,6 +23,19 @@ def norm(s: str) -> str:
     return re.sub(r"[^a-z0-9#/ ]+", " ", s.lower()).strip()
 
 
+# Letters small serif print is misread as (``c`` -> ``e``, ``l`` -> ``i``, ``rn`` -> ``m``): folding both the
+# OCR text and the catalog name with the same map makes "Riek Toeehet" meet "Rick Tocchet".
+FOLD_PAIRS = (("rn", "m"), ("vv", "w"), ("c", "e"), ("l", "i"), ("1", "i"), ("0", "o"))
+
+
+def fold(s: str) -> str:
+    """``norm(s)`` with OCR-confusable letters folded together (see ``FOLD_PAIRS``)."""
+    s = norm(s)
+    for a, b in FOLD_PAIRS:
+        s = s.replace(a, b)
+    return s
+
+
 def words(s: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", norm(s)) if w]
 

@@ -65,11 +65,16 @@ async def resolve_segment(*, session: AsyncSession, ident: str) -> Segment | Non
 
 
 async def candidates_by_words(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
-                              limit: int = 300) -> list[dict[str, Any]]:
-    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped)."""
+                              limit: int = 300, fold_pairs: tuple[tuple[str, str], ...] = ()
+                              ) -> list[dict[str, Any]]:
+    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped). With ``fold_pairs`` the
+    name is compared after replacing each ``(a, b)`` in turn, as the caller folded ``words``."""
     if not words:
         return []
-    stmt = _card_select().where(or_(*[func.lower(Card.name).contains(w, autoescape=True) for w in words]))
+    name = func.lower(Card.name)
+    for a, b in fold_pairs:
+        name = func.replace(name, a, b)
+    stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
     return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
