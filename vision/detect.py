@@ -147,6 +147,32 @@ def _iou(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return ia / (aa + ab - ia), ia / max(1e-6, min(aa, ab))
 
 
+def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: tuple[int, int], min_area: float,
+               edge_dil: np.ndarray) -> Found | None:
+    """A card or slab quad fitted to ``points`` if it passes the shape and edge-support filters."""
+    w, h = size
+    quad = _line_fit_quad(points, approx, size)
+    if quad is None:
+        return None
+    quad = order_corners(quad)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return None
+    qa = cv2.contourArea(quad)
+    seen = _visible_area(quad, w, h)
+    if qa < min_area or seen < 0.6 * qa or hull_area / max(seen, 1) < 0.80:
+        return None
+    wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    ratio = wq / max(hq, 1)
+    if not 0.48 <= ratio <= 0.90:
+        return None
+    mean_sup, min_sup = _support(edge_dil, quad)
+    if mean_sup < 0.75 or min_sup < 0.5:
+        return None
+    kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
+    return Found(quad=quad, kind=kind, score=mean_sup)
+
+
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     """Every card and slab in the image, largest first (quads in the input's coordinates)."""
     h0, w0 = rgb.shape[:2]
@@ -177,26 +203,13 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
             approx = cv2.approxPolyDP(hull, 0.02 * peri, True)
             if len(approx) != 4:
                 approx = cv2.boxPoints(cv2.minAreaRect(hull)).reshape(4, 1, 2)
-            quad = _line_fit_quad(c, approx, (w, h))
-            if quad is None:
-                continue
-            quad = order_corners(quad)
-            if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-                continue
-            qa = cv2.contourArea(quad)
-            seen = _visible_area(quad, w, h)
-            if qa < min_area or seen < 0.6 * qa or ha / max(seen, 1) < 0.80:
-                continue
-            wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-            hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-            ratio = wq / max(hq, 1)
-            if not 0.48 <= ratio <= 0.90:
-                continue
-            mean_sup, min_sup = _support(edge_dil, quad)
-            if mean_sup < 0.75 or min_sup < 0.5:
-                continue
-            kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
-            cands.append(Found(quad=quad, kind=kind, score=mean_sup))
+            # sides fitted to the hull's corners first, then to every outline point (a card cut by
+            # the photo's edge has few hull corners on its visible sides)
+            for points in (hull, c):
+                found = _quad_from(points, approx, ha, (w, h), min_area, edge_dil)
+                if found is not None:
+                    cands.append(found)
+                    break
     cands.sort(key=lambda f: f.area, reverse=True)
     kept: list[Found] = []
     for f in cands:
