@@ -10,8 +10,11 @@ the detection cannot be High.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ import numpy as np
 from vision.render import parallel_color
 from vision.text import fold, norm, numbers, words, years
 
+CALIBRATION = Path(__file__).with_name("identify_calibration.json")
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
 
@@ -129,11 +133,39 @@ def parallel_ranking(parallels: list[Any], border: list[float] | None, serials: 
     return ranked
 
 
-def tier(pct: float) -> str | None:
-    if pct >= 90:
+def confidence(best: float, margin: float) -> float:
+    """The fused confidence of a match (0..1): the best candidate's score, discounted by up to a
+    quarter when the best *different* card scored within 0.2 of it (a misread name that is only a
+    little closer to one catalog name than to the next is weak evidence)."""
+    return best * (0.75 + 0.25 * min(1.0, max(0.0, margin) / 0.2))
+
+
+_OVERRIDE: dict[str, float] = {}
+
+
+@lru_cache(maxsize=1)
+def _calibrated() -> dict[str, float]:
+    return {k: float(v) for k, v in json.loads(CALIBRATION.read_text())["thresholds"].items()}
+
+
+def thresholds() -> dict[str, float]:
+    """Tier cut points on ``confidence`` from ``identify_calibration.json`` (see docs/vision-calibration.md)."""
+    return _OVERRIDE or _calibrated()
+
+
+def override_thresholds(cuts: dict[str, float] | None) -> None:
+    """Use other cut points in this process (the calibration run lowers them all); None restores."""
+    _OVERRIDE.clear()
+    _OVERRIDE.update(cuts or {})
+
+
+def tier(conf: float) -> str | None:
+    """High, Medium or Low for a fused confidence; None below the Low cut (the detection is dropped)."""
+    t = thresholds()
+    if conf >= t["high"]:
         return "High"
-    if pct >= 75:
+    if conf >= t["medium"]:
         return "Medium"
-    if pct >= 50:
+    if conf >= t["low"]:
         return "Low"
     return None
