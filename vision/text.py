@@ -80,11 +80,23 @@ class SlabLabel:
     by_colour: bool = False  # company judged from the label's colours, not read
 
 
+# digits a blurred label's letters are read as (P5A, 8GS, 5GC, C6C); a token is mapped only when it
+# mixes letters and digits, so grades and cert numbers stay numbers
+_LABEL_DIGITS = str.maketrans({"5": "S", "8": "B", "6": "G", "0": "O", "1": "I"})
+
+
+def _company_token(tok: str) -> str:
+    if tok.isalpha() or tok.isdigit() or not 3 <= len(tok) <= 7:
+        return tok
+    return tok.translate(_LABEL_DIGITS)
+
+
 def parse_label(lines: list[str]) -> SlabLabel:
     up = [re.sub(r"\s+", " ", unicodedata.normalize("NFKD", line).upper()).strip() for line in lines]
     label = SlabLabel(text=" | ".join(up))
     for line in up:
-        for tok in re.split(r"[^A-Z]+", line):
+        for tok in re.split(r"[^A-Z0-9]+", line):
+            tok = _company_token(tok)
             if tok in COMPANIES and label.company is None:
                 label.company = COMPANIES[tok]
     for line in up:
