@@ -247,6 +247,8 @@ def _q(xs: list[float], p: float) -> str:
 
 def _calibration_report(args, scores: list) -> None:
     cuts = calibration.choose(scores)
+    if args.scores_out:
+        Path(args.scores_out).write_text("\n".join(f"{c:.4f} {int(ok)}" for c, ok in sorted(scores)) + "\n")
     print(f"calibration on {len(scores)} detections (seed {args.seed}): thresholds {cuts}")
     for name, (n, right) in calibration.bands(scores, cuts).items():
         print(f"  {name:8} n={n:4}  right {_pct(right, n)}")
@@ -313,6 +315,7 @@ def main(argv: list[str] | None = None) -> None:
                         "own (the documented one is 1000) and see evals/vision_calibration.py")
     p.add_argument("--write", action="store_true", help="with --calibrate: store the cuts in "
                                                         "tools/identify_calibration.json")
+    p.add_argument("--scores-out", help="with --calibrate: also write the (confidence, right) pairs to this file")
     args = p.parse_args(argv)
     if args.calibrate:
         if args.seed == 1:
