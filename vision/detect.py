@@ -114,7 +114,8 @@ def _line_fit_quad(contour: np.ndarray, approx: np.ndarray, size: tuple[int, int
 
 def _support(edge_dil: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     """(mean, least) share of each side's points that lie on an edge; only points inside the image
-    count, and a side with fewer than 10 of its 40 points inside is skipped (at most one may be)."""
+    count, and a side with fewer than 10 of its 40 points inside, most of them beyond the frame, is
+    skipped (at most one may be)."""
     h, w = edge_dil.shape
     per_side = []
     unseen = 0
@@ -122,8 +123,11 @@ def _support(edge_dil: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
         a, b = quad[i], quad[(i + 1) % 4]
         ts = np.linspace(0.06, 0.94, 40)
         pts = np.stack([a[0] + (b[0] - a[0]) * ts, a[1] + (b[1] - a[1]) * ts], 1)
+        beyond = (pts[:, 0] < 0) | (pts[:, 0] > w - 1) | (pts[:, 1] < 0) | (pts[:, 1] > h - 1)
         pts = pts[_inside(pts, w, h)]
         if len(pts) < 10:
+            if beyond.sum() < 20:  # a side lying along the frame is no card edge
+                return 0.0, 0.0
             unseen += 1
             continue
         per_side.append(float((edge_dil[pts[:, 1].astype(int), pts[:, 0].astype(int)] > 0).mean()))
@@ -160,6 +164,11 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
     qa = cv2.contourArea(quad)
     seen = _visible_area(quad, w, h)
     if qa < min_area or seen < 0.6 * qa or hull_area / max(seen, 1) < 0.80:
+        return None
+    short = min(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    reach = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()),
+                float(quad[:, 1].max() - h), 0.0)
+    if reach > 0.35 * short:  # a corner extrapolated far past the frame: sides fitted to clutter
         return None
     wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
