@@ -30,6 +30,8 @@ from store.importers import grades as grades_importer
 from store.models import Card, CardImage, CardSet, Manufacturer, Parallel, Release, Segment
 from store.queries import keys as key_queries
 from store.reference import grades as grades_ref
+from evals import vision_calibration as calibration
+from tools import _identify_match as m
 from tools import identify as ident
 from tools.context import Caller, ToolContext
 from tools.settings import Settings
@@ -179,7 +181,8 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, imag
     return photos
 
 
-async def evaluate(ctx: ToolContext, photos) -> dict:
+async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict:
+    """Figures for one set of photos; ``scores`` (if given) collects (confidence, right card) per detection."""
     st = {"objects": 0, "found": 0, "detections": 0, "true_det": 0, "exact": 0, "base": 0, "slabs": 0, "company": 0,
           "grade": 0, "unidentified": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
     for data, truth, quads in photos:
@@ -219,6 +222,8 @@ async def evaluate(ctx: ToolContext, photos) -> dict:
             if d.card.id is None:
                 st["unidentified"] += 1  # a slab whose card was not matched: grading only
                 continue
+            if scores is not None:
+                scores.append((d._score, ok_card))
             if VERBOSE and not ok_card and d.confidence == "High":
                 want = truth[j]["card"] if j >= 0 else None
                 print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
@@ -238,6 +243,18 @@ def _q(xs: list[float], p: float) -> str:
         return "  n/a"
     xs = sorted(xs)
     return f"{xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]:.2f}s"
+
+
+def _calibration_report(args, scores: list) -> None:
+    cuts = calibration.choose(scores)
+    if args.scores_out:
+        Path(args.scores_out).write_text("\n".join(f"{c:.4f} {int(ok)}" for c, ok in sorted(scores)) + "\n")
+    print(f"calibration on {len(scores)} detections (seed {args.seed}): thresholds {cuts}")
+    for name, (n, right) in calibration.bands(scores, cuts).items():
+        print(f"  {name:8} n={n:4}  right {_pct(right, n)}")
+    if args.write:
+        calibration.write(m.CALIBRATION, cuts, args.seed, args.photos, len(scores))
+        print(f"written to {m.CALIBRATION}")
 
 
 def report(mode: str, level: str, st: dict) -> None:
@@ -271,11 +288,14 @@ async def main_async(args, url: str) -> None:
                     levels = [*levels, "scans"]
                     photo_sets["scans"] = make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
             ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
+            scores: list | None = [] if args.calibrate else None
             for mode in ("text", "refs"):
                 if mode == "refs":
                     await add_references(sessions, specs, images)
                 for lv in levels:
-                    report(mode, lv, await evaluate(ctx, photo_sets[lv]))
+                    report(mode, lv, await evaluate(ctx, photo_sets[lv], scores))
+            if scores is not None:
+                _calibration_report(args, scores)
         finally:
             await engine.dispose()
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
@@ -290,7 +310,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scans", help="also photograph real scans: path to shared/data/hockeycards ('scans' row, "
                                    "medium difficulty)")
     p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
+    p.add_argument("--calibrate", action="store_true",
+                   help="choose the tier cuts on this (labelled) run instead of applying them; use a seed of its "
+                        "own (the documented one is 1000) and see evals/vision_calibration.py")
+    p.add_argument("--write", action="store_true", help="with --calibrate: store the cuts in "
+                                                        "tools/identify_calibration.json")
+    p.add_argument("--scores-out", help="with --calibrate: also write the (confidence, right) pairs to this file")
     args = p.parse_args(argv)
+    if args.calibrate:
+        if args.seed == 1:
+            p.error("--calibrate needs a seed other than the evaluation's (1), e.g. --seed 1000")
+        m.override_thresholds({"high": 2.0, "medium": 2.0, "low": 0.0})  # every match comes back, as Low
     global VERBOSE
     VERBOSE = args.verbose
     with tempfile.TemporaryDirectory() as tmp:

@@ -10,15 +10,19 @@ the detection cannot be High.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.render import parallel_color
-from vision.text import norm, numbers, words, years
+from vision.text import fold, norm, numbers, words, years
 
+CALIBRATION = Path(__file__).with_name("identify_calibration.json")
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
 
@@ -31,25 +35,48 @@ class TextEvidence:
     numbers: set[str]
     years: set[str]
     query_words: list[str] = field(default_factory=list)
+    folded: list[str] = field(default_factory=list)  # the lines with OCR-confusable letters folded
+    folded_words: set[str] = field(default_factory=set)
 
 
 def evidence(lines: list[str]) -> TextEvidence:
     normed = [norm(line) for line in lines]
     ws = {w for line in lines for w in words(line)}
     query = sorted({w for w in ws if len(w) >= 4 and w.isalpha() and w not in STOP}, key=len, reverse=True)[:12]
+    folded = [f for f in (fold(line) for line in lines) if f]
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
-                        numbers=numbers(lines), years=set(years(lines)), query_words=query)
+                        numbers=numbers(lines), years=set(years(lines)), query_words=query, folded=folded,
+                        folded_words={w for f in folded for w in f.split()})
+
+
+def folded_query(ev: TextEvidence) -> list[str]:
+    """The query words folded like ``vision.text.fold`` (for a second, lenient candidate lookup)."""
+    return sorted({fold(w) for w in ev.query_words}, key=len, reverse=True)
+
+
+def name_similarity(ev: TextEvidence, name: str) -> float:
+    """How well the OCR text shows ``name`` (0..1): read as is (1.0), read with confusable letters
+    (0.95), read as separate words in any order, as on sideways or two-line name plates (0.95), or
+    the best fuzzy line match."""
+    plain = norm(name)
+    if not plain:
+        return 0.0
+    if plain in ev.joined:
+        return 1.0
+    f = fold(name)
+    if f in " ".join(ev.folded):
+        return 0.95
+    tokens = [t for t in f.split() if len(t) >= 2]
+    if len(tokens) >= 2 and all(t in ev.folded_words for t in tokens):
+        return 0.95
+    return max((SequenceMatcher(None, f, line).ratio() for line in ev.folded), default=0.0)
 
 
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     if not ev.lines:
         return 0.0
     c = cand["card"]
-    name = norm(c.name)
-    if name and name in ev.joined:
-        name_sim = 1.0
-    else:
-        name_sim = max((SequenceMatcher(None, name, line).ratio() for line in ev.lines), default=0.0)
+    name_sim = name_similarity(ev, c.name)
     num = 0.0
     if c.number:
         n = norm(c.number).replace(" ", "").lstrip("#")
@@ -106,11 +133,39 @@ def parallel_ranking(parallels: list[Any], border: list[float] | None, serials: 
     return ranked
 
 
-def tier(pct: float) -> str | None:
-    if pct >= 90:
+def confidence(best: float, margin: float) -> float:
+    """The fused confidence of a match (0..1): the best candidate's score, discounted by up to a
+    quarter when the best *different* card scored within 0.2 of it (a misread name that is only a
+    little closer to one catalog name than to the next is weak evidence)."""
+    return best * (0.75 + 0.25 * min(1.0, max(0.0, margin) / 0.2))
+
+
+_OVERRIDE: dict[str, float] = {}
+
+
+@lru_cache(maxsize=1)
+def _calibrated() -> dict[str, float]:
+    return {k: float(v) for k, v in json.loads(CALIBRATION.read_text())["thresholds"].items()}
+
+
+def thresholds() -> dict[str, float]:
+    """Tier cut points on ``confidence`` from ``identify_calibration.json`` (see docs/vision-calibration.md)."""
+    return _OVERRIDE or _calibrated()
+
+
+def override_thresholds(cuts: dict[str, float] | None) -> None:
+    """Use other cut points in this process (the calibration run lowers them all); None restores."""
+    _OVERRIDE.clear()
+    _OVERRIDE.update(cuts or {})
+
+
+def tier(conf: float) -> str | None:
+    """High, Medium or Low for a fused confidence; None below the Low cut (the detection is dropped)."""
+    t = thresholds()
+    if conf >= t["high"]:
         return "High"
-    if pct >= 75:
+    if conf >= t["medium"]:
         return "Medium"
-    if pct >= 50:
+    if conf >= t["low"]:
         return "Low"
     return None

@@ -13,7 +13,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
 from tools import _identify_match as m
@@ -25,6 +25,7 @@ from vision import pipeline
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
+from vision.text import FOLD_PAIRS
 
 log = logging.getLogger("cardwise.vision")
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
@@ -106,6 +107,7 @@ class Detection(CamelOut):
     confidence: Literal["High", "Medium", "Low"]
     card: DetectionCard
     grading: Grading | None = None
+    _score: float = PrivateAttr(default=0.0)  # the fused confidence behind the tier (for calibration)
 
 
 class IdentifyResult(CamelOut):
@@ -153,6 +155,15 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     ev = m.evidence(reading.lines)
     cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
                                                                    segment_id=segment_id)}
+    if ev.query_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
+        # no name read as printed: look again with OCR-confusable letters folded ("Riek Toeehet")
+        for c in await q.candidates_by_words(session=s, words=m.folded_query(ev), segment_id=segment_id,
+                                             fold_pairs=FOLD_PAIRS):
+            cands.setdefault(c["card"].id, c)
+        if max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
+            # still nothing: names sharing the most letter triples with the words read ("Bayne Greizky")
+            for c in await q.candidates_by_trigrams(session=s, words=ev.query_words, segment_id=segment_id):
+                cands.setdefault(c["card"].id, c)
     visual: dict[uuid.UUID, float] = {}
     if len(index):
         for feats in reading.features:
@@ -185,20 +196,23 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         scored.append((f, cid))
     scored.sort(key=lambda x: -x[0])
     grading = await _grading(s, reading)
-    if not scored or m.tier(scored[0][0] * 100) is None:
+    conf = 0.0
+    if scored:
+        best_f, best_id = scored[0]
+        best = cands[best_id]
+        runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
+                       or cands[cid]["card"].number != best["card"].number), 0.0)
+        conf = m.confidence(best_f, best_f - runner)
+    level = m.tier(conf) if scored else None
+    if level is None:
         if grading is not None:
             return Detection(confidence=grading.confidence, card=DetectionCard(), grading=grading)
         return None
-    best_f, best_id = scored[0]
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
-    best = cands[best_id]
-    runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
-                   or cands[cid]["card"].number != best["card"].number), 0.0)
     twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
-    pct = min(100.0, best_f * 100)
-    if best_f - runner < 0.06 or twin is not None or _confusable_number(best, [cands[c] for _, c in scored[1:6]]):
-        pct = min(pct, 89.0)
-    level = m.tier(pct)
+    if level == "High" and (best_f - runner < 0.06 or twin is not None
+                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])):
+        level = "Medium"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])
     card = DetectionCard(**_record(best, attrs))
@@ -209,7 +223,9 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
                                                         confidence=t) for p, _, t in ranked[:5]]
     if level in ("Medium", "Low") and alt_ids:
         card.suggestions = [CardRecord(**_record(cands[cid], attrs)) for cid in alt_ids]
-    return Detection(confidence=level, card=card, grading=grading)
+    det = Detection(confidence=level, card=card, grading=grading)
+    det._score = conf
+    return det
 
 
 def _confusable_number(best: dict, others: list[dict]) -> bool:

@@ -53,9 +53,34 @@ def _edges(img: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _line_fit_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
-    """Refine 4 approximate corners by fitting a line to the contour points of each side."""
+def _frame_edges(img: np.ndarray) -> np.ndarray:
+    """Edge pixels on the image frame where something unlike the background touches it.
+
+    A card cut off by the photo's edge leaves an open outline (Canny finds no edge along the
+    frame); these pixels close it so its contour can be traced. They are never used as support
+    nor for fitting a side (see ``_line_fit_quad``), so the card's cut corners are extrapolated.
+    """
+    h, w = img.shape[:2]
+    blur = cv2.GaussianBlur(img, (5, 5), 0).astype(np.int16)
+    ring = np.concatenate([blur[0], blur[-1], blur[:, 0], blur[:, -1]])
+    bg = np.median(ring, axis=0)
+    out = np.zeros((h, w), np.uint8)
+    for sl in ((0, slice(None)), (h - 1, slice(None)), (slice(None), 0), (slice(None), w - 1)):
+        line = blur[sl]
+        out[sl] = np.where(np.abs(line - bg).sum(axis=1) > 60, 255, 0)
+    return out
+
+
+def _inside(pts: np.ndarray, w: int, h: int, margin: float = 3.0) -> np.ndarray:
+    return (pts[:, 0] >= margin) & (pts[:, 0] <= w - 1 - margin) & (pts[:, 1] >= margin) & (pts[:, 1] <= h - 1 - margin)
+
+
+def _line_fit_quad(contour: np.ndarray, approx: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray | None:
+    """Refine 4 approximate corners by fitting a line to the contour points of each side (points on
+    the image frame, ``size`` = (w, h), are left out: they are where the photo cut the card)."""
     pts = contour.reshape(-1, 2).astype(np.float32)
+    if size is not None:
+        pts = pts[_inside(pts, *size)]
     corners = approx.reshape(4, 2).astype(np.float32)
     lines = []
     for i in range(4):
@@ -88,15 +113,33 @@ def _line_fit_quad(contour: np.ndarray, approx: np.ndarray) -> np.ndarray | None
 
 
 def _support(edge_dil: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+    """(mean, least) share of each side's points that lie on an edge; only points inside the image
+    count, and a side with fewer than 10 of its 40 points inside, most of them beyond the frame, is
+    skipped (at most one may be)."""
     h, w = edge_dil.shape
     per_side = []
+    unseen = 0
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         ts = np.linspace(0.06, 0.94, 40)
-        xs = np.clip((a[0] + (b[0] - a[0]) * ts).astype(int), 0, w - 1)
-        ys = np.clip((a[1] + (b[1] - a[1]) * ts).astype(int), 0, h - 1)
-        per_side.append(float((edge_dil[ys, xs] > 0).mean()))
+        pts = np.stack([a[0] + (b[0] - a[0]) * ts, a[1] + (b[1] - a[1]) * ts], 1)
+        beyond = (pts[:, 0] < 0) | (pts[:, 0] > w - 1) | (pts[:, 1] < 0) | (pts[:, 1] > h - 1)
+        pts = pts[_inside(pts, w, h)]
+        if len(pts) < 10:
+            if beyond.sum() < 20:  # a side lying along the frame is no card edge
+                return 0.0, 0.0
+            unseen += 1
+            continue
+        per_side.append(float((edge_dil[pts[:, 1].astype(int), pts[:, 0].astype(int)] > 0).mean()))
+    if unseen > 1:
+        return 0.0, 0.0
     return float(np.mean(per_side)), float(min(per_side))
+
+
+def _visible_area(quad: np.ndarray, w: int, h: int) -> float:
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), frame)
+    return float(max(inter, 0.0))
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
@@ -106,6 +149,37 @@ def _iou(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     if ia <= 0:
         return 0.0, 0.0
     return ia / (aa + ab - ia), ia / max(1e-6, min(aa, ab))
+
+
+def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: tuple[int, int], min_area: float,
+               edge_dil: np.ndarray) -> Found | None:
+    """A card or slab quad fitted to ``points`` if it passes the shape and edge-support filters."""
+    w, h = size
+    quad = _line_fit_quad(points, approx, size)
+    if quad is None:
+        return None
+    quad = order_corners(quad)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return None
+    qa = cv2.contourArea(quad)
+    seen = _visible_area(quad, w, h)
+    if qa < min_area or seen < 0.6 * qa or hull_area / max(seen, 1) < 0.80:
+        return None
+    short = min(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    reach = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()),
+                float(quad[:, 1].max() - h), 0.0)
+    if reach > 0.35 * short:  # a corner extrapolated far past the frame: sides fitted to clutter
+        return None
+    wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    ratio = wq / max(hq, 1)
+    if not 0.48 <= ratio <= 0.90:
+        return None
+    mean_sup, min_sup = _support(edge_dil, quad)
+    if mean_sup < 0.75 or min_sup < 0.5:
+        return None
+    kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
+    return Found(quad=quad, kind=kind, score=mean_sup)
 
 
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
@@ -122,9 +196,10 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     for e in edge_maps:
         union |= e
     edge_dil = cv2.dilate(union, np.ones((7, 7), np.uint8))
+    frame = _frame_edges(img)
     cands: list[Found] = []
     for e in edge_maps:
-        closed = cv2.morphologyEx(e, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        closed = cv2.morphologyEx(e | frame, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 40:
@@ -137,25 +212,13 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
             approx = cv2.approxPolyDP(hull, 0.02 * peri, True)
             if len(approx) != 4:
                 approx = cv2.boxPoints(cv2.minAreaRect(hull)).reshape(4, 1, 2)
-            quad = _line_fit_quad(hull, approx)
-            if quad is None:
-                continue
-            quad = order_corners(quad)
-            if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-                continue
-            qa = cv2.contourArea(quad)
-            if qa < min_area or ha / max(qa, 1) < 0.80:
-                continue
-            wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-            hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-            ratio = wq / max(hq, 1)
-            if not 0.48 <= ratio <= 0.90:
-                continue
-            mean_sup, min_sup = _support(edge_dil, quad)
-            if mean_sup < 0.75 or min_sup < 0.5:
-                continue
-            kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
-            cands.append(Found(quad=quad, kind=kind, score=mean_sup))
+            # sides fitted to the hull's corners first, then to every outline point (a card cut by
+            # the photo's edge has few hull corners on its visible sides)
+            for points in (hull, c):
+                found = _quad_from(points, approx, ha, (w, h), min_area, edge_dil)
+                if found is not None:
+                    cands.append(found)
+                    break
     cands.sort(key=lambda f: f.area, reverse=True)
     kept: list[Found] = []
     for f in cands:

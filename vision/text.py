@@ -23,6 +23,19 @@ def norm(s: str) -> str:
     return re.sub(r"[^a-z0-9#/ ]+", " ", s.lower()).strip()
 
 
+# Letters small serif print is misread as (``c`` -> ``e``, ``l`` -> ``i``, ``rn`` -> ``m``): folding both the
+# OCR text and the catalog name with the same map makes "Riek Toeehet" meet "Rick Tocchet".
+FOLD_PAIRS = (("rn", "m"), ("vv", "w"), ("c", "e"), ("l", "i"), ("1", "i"), ("0", "o"))
+
+
+def fold(s: str) -> str:
+    """``norm(s)`` with OCR-confusable letters folded together (see ``FOLD_PAIRS``)."""
+    s = norm(s)
+    for a, b in FOLD_PAIRS:
+        s = s.replace(a, b)
+    return s
+
+
 def words(s: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", norm(s)) if w]
 
@@ -67,11 +80,23 @@ class SlabLabel:
     by_colour: bool = False  # company judged from the label's colours, not read
 
 
+# digits a blurred label's letters are read as (P5A, 8GS, 5GC, C6C); a token is mapped only when it
+# mixes letters and digits, so grades and cert numbers stay numbers
+_LABEL_DIGITS = str.maketrans({"5": "S", "8": "B", "6": "G", "0": "O", "1": "I"})
+
+
+def _company_token(tok: str) -> str:
+    if tok.isalpha() or tok.isdigit() or not 3 <= len(tok) <= 7:
+        return tok
+    return tok.translate(_LABEL_DIGITS)
+
+
 def parse_label(lines: list[str]) -> SlabLabel:
     up = [re.sub(r"\s+", " ", unicodedata.normalize("NFKD", line).upper()).strip() for line in lines]
     label = SlabLabel(text=" | ".join(up))
     for line in up:
-        for tok in re.split(r"[^A-Z]+", line):
+        for tok in re.split(r"[^A-Z0-9]+", line):
+            tok = _company_token(tok)
             if tok in COMPANIES and label.company is None:
                 label.company = COMPANIES[tok]
     for line in up:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, literal_column, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -65,11 +65,44 @@ async def resolve_segment(*, session: AsyncSession, ident: str) -> Segment | Non
 
 
 async def candidates_by_words(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
-                              limit: int = 300) -> list[dict[str, Any]]:
-    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped)."""
+                              limit: int = 300, fold_pairs: tuple[tuple[str, str], ...] = ()
+                              ) -> list[dict[str, Any]]:
+    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped). With ``fold_pairs`` the
+    name is compared after replacing each ``(a, b)`` in turn, as the caller folded ``words``."""
     if not words:
         return []
-    stmt = _card_select().where(or_(*[func.lower(Card.name).contains(w, autoescape=True) for w in words]))
+    name = func.lower(Card.name)
+    for a, b in fold_pairs:
+        name = func.replace(name, a, b)
+    stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
+
+
+async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
+                                 limit: int = 40) -> list[dict[str, Any]]:
+    """Cards whose name shares the most letter triples with ``words`` (misread names: "Bayne Greizky"),
+    through the name-search indexes: FTS5 trigram ``MATCH`` ranked by bm25 on SQLite, ``pg_trgm``
+    similarity on PostgreSQL. Other engines answer nothing."""
+    grams = sorted({w[i:i + 3] for w in words for i in range(len(w) - 2)})
+    if not grams:
+        return []
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        q = " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+        rows = await session.execute(text("SELECT rowid FROM card_fts WHERE card_fts MATCH :q ORDER BY rank LIMIT :n"),
+                                     {"q": q, "n": limit * 3})
+        rowids = [r[0] for r in rows.all()]
+        if not rowids:
+            return []
+        stmt = _card_select().where(literal_column('"card".rowid').in_(rowids))
+    elif dialect == "postgresql":
+        joined = " ".join(words)
+        sim = func.similarity(func.lower(Card.name), joined)
+        stmt = _card_select().where(func.lower(Card.name).op("%")(joined)).order_by(sim.desc())
+    else:
+        return []
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
     return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]

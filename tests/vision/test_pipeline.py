@@ -78,6 +78,9 @@ def test_label_and_serial_parsing():
     lab = parse_label(["PSA", "2024 TOPPS CHROME", "SHOHEI OHTANI", "GEM MT 10", "81234567"])
     assert (lab.company, lab.grade, lab.cert) == ("PSA", "10", "81234567")
     assert parse_label(["BECKETT", "MINT 9"]).company == "BGS"
+    # a blurred label's letters read as digits still name the company; grades and certs stay numbers
+    assert [parse_label([t, "GEM MT 10"]).company for t in ("P5A", "8GS", "5GC", "C6C")] == ["PSA", "BGS", "SGC", "CGC"]
+    assert parse_label(["2024 TOPPS CHROME", "85212345"]).company is None
     assert serials(["23/50", "4 / 102"]) == [(23, 50), (4, 102)]
     assert {"1", "rc-12"} <= numbers(["#1", "#RC-12"])
 

@@ -1,0 +1,32 @@
+"""Locating cards that the photo's edge cuts off, and cards on a background of nearly their colour."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import detect
+from vision.render import CardSpec, render_card
+
+
+def _place(card: np.ndarray, quad: np.ndarray, bg: tuple[int, int, int], size=(1200, 900)) -> np.ndarray:
+    w, h = size
+    canvas = np.full((h, w, 3), bg, np.float32)
+    src = np.array([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]], [0, card.shape[0]]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    warped = cv2.warpPerspective(card.astype(np.float32), m, (w, h))
+    mask = cv2.warpPerspective(np.ones(card.shape[:2], np.float32), m, (w, h))[..., None]
+    out = canvas * (1 - mask) + warped * mask
+    return np.clip(cv2.GaussianBlur(out, (0, 0), 0.8), 0, 255).astype(np.uint8)
+
+
+def test_card_cut_off_by_the_photo_edge_is_located_whole():
+    card = render_card(CardSpec(id="cut", name="Paul Skenes", number="10", release_name="2024 Topps Chrome"))
+    # rotated 30 degrees, its lower corner 150 px below the photo and its right corner 50 px past it
+    c, s = np.cos(np.deg2rad(30)), np.sin(np.deg2rad(30))
+    half = np.array([[-250, -350], [250, -350], [250, 350], [-250, 350]], np.float32) * 0.95
+    quad = (half @ np.array([[c, s], [-s, c]], np.float32) + [880, 640]).astype(np.float32)
+    assert quad[:, 1].max() > 1000 and quad[:, 0].max() > 1200
+    found = detect.locate(_place(card, quad, (70, 90, 160)))
+    best = max((detect._iou(quad, f.quad)[0] for f in found), default=0.0)
+    assert best >= 0.9
