@@ -16,6 +16,7 @@ from api.middleware import (
     request_context,
     request_timeout,
 )
+from api import protocol_errors
 from api.ratelimit import rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     from api.settings import load_settings
 
     settings = settings or load_settings()
+    protocol_errors.install()
     app = web.Application(
         middlewares=middlewares(settings),
         client_max_size=settings.max_upload_bytes + 256 * 1024,

@@ -23,7 +23,7 @@ log = logging.getLogger("cardwise.api")
 REQUEST_ID_HEADER = "X-Request-Id"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 PUBLIC_ATTR = "__cardwise_public__"
-_CODE_BY_STATUS = {v: k for k, v in reversed(list(STATUS_BY_CODE.items()))}
+CODE_BY_STATUS = {v: k for k, v in reversed(list(STATUS_BY_CODE.items()))}
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
@@ -124,7 +124,7 @@ async def errors(request: web.Request, handler):
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        code = _CODE_BY_STATUS.get(exc.status, "NOT_FOUND" if exc.status == 404 else "VALIDATION_ERROR")
+        code = CODE_BY_STATUS.get(exc.status, "NOT_FOUND" if exc.status == 404 else "VALIDATION_ERROR")
         message = {404: "Not found", 405: f"Method {request.method} not allowed on {request.path}",
                    413: "Request body too large"}.get(exc.status, exc.reason)
         headers = {"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else None

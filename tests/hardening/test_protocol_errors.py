@@ -1,0 +1,44 @@
+"""Requests that aiohttp's HTTP parser refuses are answered with the same {error, code} JSON as any
+other error (not aiohttp's plain text), and nothing is served for them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from api.protocol_errors import protocol_error_body
+
+
+async def _raw(client, payload: bytes) -> tuple[int, dict[str, str], bytes]:
+    reader, writer = await asyncio.open_connection(client.host, client.port)
+    writer.write(payload)
+    await writer.drain()
+    raw = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize("payload", [
+    b"GARBAGE\r\n\r\n",
+    b"GET /v1/catalog/cards HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 70000 + b"\r\n\r\n",
+    b"POST /v1/collectors HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+    b"GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
+], ids=["request-line", "header-too-long", "bad-chunk", "negative-length"])
+async def test_malformed_http_gets_a_json_4xx(client, payload):
+    status, headers, body = await _raw(client, payload)
+    assert 400 <= status < 500
+    assert headers["content-type"].startswith("application/json")
+    doc = json.loads(body)
+    assert doc["code"] == "VALIDATION_ERROR" and doc["error"].startswith("Malformed HTTP request")
+    assert "Traceback" not in doc["error"]
+
+
+def test_server_errors_stay_generic():
+    assert protocol_error_body(500, "Traceback (most recent call last): ...") == {
+        "error": "Internal error", "code": "INTERNAL_ERROR"}
+    assert protocol_error_body(413, None)["code"] == "PAYLOAD_TOO_LARGE"
