@@ -24,13 +24,6 @@ def _held(collection_id: uuid.UUID) -> Any:
                 or_(CC.sold_price_cents.is_(None), CC.sold_date.is_(None)))
 
 
-def _owned_cards(collection_id: uuid.UUID, parallel_id: uuid.UUID | None = None) -> Any:
-    stmt = select(CC.card_id.label("card_id")).where(_held(collection_id))
-    if parallel_id is not None:
-        stmt = stmt.where(CC.parallel_id == parallel_id)
-    return stmt.distinct().subquery("owned")
-
-
 def _raw_price(card_id: Any) -> Any:
     """Scalar subquery: the raw base price of one card in cents (the higher one should two exist)."""
     return unit_price(card_id, None, None)
@@ -46,17 +39,18 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     * ``hc``: the collection's distinct held cards with their set, base flag, serial number and raw
       price (one index probe each); its sets are the sets in the collection;
     * ``catalog``: base cards and numbered ones per set of ``hc`` (an index-only range per set);
-    * ``priced``: raw base prices summed per set of ``hc``, from the price rows (far fewer than cards);
+    * ``priced``: raw base prices summed per set of ``hc``: over all sets from the price rows (far
+      fewer than cards), for one set card by card over its base cards;
     * "missing" figures are catalog minus owned.
     """
-    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id)).distinct().cte("held")
+    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id))
+    if set_id is not None:  # from the set's cards to the collection's (collection, card) index
+        held_ids = held_ids.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
+    held_ids = held_ids.distinct().cte("held")
     hc = (select(Card.set_id.label("set_id"), Card.numbered_to.label("numbered_to"),
                  case((Card.variation_of.is_(None), 1), else_=0).label("base"),
                  case((Card.variation_of.is_(None), _raw_price(Card.id)), else_=null()).label("price"))
-          .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id))
-    if set_id is not None:
-        hc = hc.where(Card.set_id == set_id)
-    hc = hc.cte("hc").prefix_with("MATERIALIZED")
+          .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)).cte("hc").prefix_with("MATERIALIZED")
     is_base = hc.c.base == 1
     owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
                     func.count(case((is_base, hc.c.numbered_to))).label("numbered"),
@@ -66,12 +60,18 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     catalog = (select(Card.set_id.label("set_id"), func.count().label("total"),
                       func.count(Card.numbered_to).label("numbered"))
                .where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)).group_by(Card.set_id).subquery("catalog"))
-    raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
-           .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
-           .subquery("raw"))
-    priced = (select(Card.set_id.label("set_id"), func.sum(raw.c.price).label("cost"), func.count().label("n"))
-              .select_from(raw).join(Card, Card.id == raw.c.card_id)
-              .where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)).group_by(Card.set_id).subquery("priced"))
+    if set_id is None:
+        raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
+               .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
+               .subquery("raw"))
+        base_prices = (select(Card.set_id.label("set_id"), raw.c.price).select_from(raw)
+                       .join(Card, Card.id == raw.c.card_id).where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)))
+    else:
+        base_prices = select(Card.set_id.label("set_id"), _raw_price(Card.id).label("price")).where(
+            Card.set_id == set_id, Card.variation_of.is_(None), Card.set_id.in_(in_coll))
+    bp = base_prices.subquery("bp")
+    priced = (select(bp.c.set_id, func.sum(bp.c.price).label("cost"), func.count(bp.c.price).label("n"))
+              .group_by(bp.c.set_id).subquery("priced"))
     stmt = (select(catalog.c.set_id, catalog.c.total, catalog.c.numbered, priced.c.cost, priced.c.n,
                    owned.c.owned, owned.c.numbered.label("owned_numbered"), owned.c.cost.label("owned_cost"),
                    owned.c.n.label("owned_priced"), CardSet.name.label("set_name"),
@@ -96,15 +96,23 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     return out
 
 
+def _holds(collection_id: uuid.UUID, parallel_id: uuid.UUID | None = None) -> Any:
+    """EXISTS: the collection holds an unsold copy of ``Card`` (in ``parallel_id`` if given); one probe
+    of the (collection, card) index per catalog card."""
+    stmt = select(literal(1)).select_from(CC).where(_held(collection_id), CC.card_id == Card.id)
+    if parallel_id is not None:
+        stmt = stmt.where(CC.parallel_id == parallel_id)
+    return stmt.exists()
+
+
 async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_ids: list[uuid.UUID]
                         ) -> dict[uuid.UUID, list[uuid.UUID]]:
     """The base cards of each listed set that the collection does not hold, in card-number order."""
     if not set_ids:
         return {}
-    owned = _owned_cards(collection_id)
     rows = (await session.execute(
-        select(Card.set_id, Card.id).outerjoin(owned, owned.c.card_id == Card.id)
-        .where(Card.set_id.in_(set_ids), Card.variation_of.is_(None), owned.c.card_id.is_(None))
+        select(Card.set_id, Card.id)
+        .where(Card.set_id.in_(set_ids), Card.variation_of.is_(None), ~_holds(collection_id))
         .order_by(Card.set_id, Card.number_sort, Card.number, Card.id)
     )).all()
     out: dict[uuid.UUID, list[uuid.UUID]] = {s: [] for s in set_ids}
@@ -133,11 +141,9 @@ async def set_header(*, session: AsyncSession, set_id: uuid.UUID) -> Any:
 async def parallel_progress(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID,
                             par: Parallel) -> tuple[int, int, list[uuid.UUID]]:
     """(total, owned as this parallel, missing ids) over the base cards the parallel applies to."""
-    owned = _owned_cards(collection_id, par.id)
-    stmt = (select(Card.id, owned.c.card_id).outerjoin(owned, owned.c.card_id == Card.id)
-            .where(Card.set_id == set_id, Card.variation_of.is_(None)))
+    stmt = select(Card.id, _holds(collection_id, par.id)).where(Card.set_id == set_id, Card.variation_of.is_(None))
     if par.is_partial:
         stmt = stmt.where(Card.id.in_(select(ParallelCard.card_id).where(ParallelCard.parallel_id == par.id)))
     rows = (await session.execute(stmt.order_by(Card.number_sort, Card.number, Card.id))).all()
-    missing = [r[0] for r in rows if r[1] is None]
+    missing = [r[0] for r in rows if not r[1]]
     return len(rows), len(rows) - len(missing), missing
