@@ -249,7 +249,8 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, q.collection_id)
         await aq.tune(session=s)
-        many = q.group_by == "player"  # one group per distinct card name: rank only the listed groups' entries
+        # players (one group per card name) and releases (hundreds): rank only the listed groups' entries
+        many = q.group_by in ("player", "release")
         rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by, per_group=0 if many else TOP_CARDS)
         t = _sum_groups(rows)  # the groups partition the collection, so their sums are its totals
         total_qty = t["qty"] or 0

@@ -222,7 +222,7 @@ async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: G
     With ``per_group``, each group also carries ``tops``, its top entries as (card id, quantity, buy
     cents, current unit cents), from the same pricing pass; worth it where groups are few (a release,
     a year...). Otherwise the caller sorts and pages the groups and asks ``top_entries`` for the listed
-    ones only (players: one group per distinct card name).
+    ones only (players: one group per distinct card name; releases: hundreds).
     """
     v = _grouped_source(collection_id, group_by, session.bind.dialect.name)
     cols = _money_columns(v)
