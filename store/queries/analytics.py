@@ -82,19 +82,23 @@ def _money_columns(v: Any) -> dict[str, Any]:
     priced = and_(held, v.c.unit.is_not(None))
     realized_row = and_(is_sold, has_buy)
     unrealized_row = and_(priced, has_buy)
+
+    def total(x: Any) -> Any:  # BIGINT, not NUMERIC (PostgreSQL's SUM of BIGINT): ints, not Decimals, to Python
+        return cast(func.sum(x), BigInteger)
+
     return {
         "entries": func.count(v.c.id),
         "unique": func.count(func.distinct(v.c.card_id)),
-        "qty": func.sum(v.c.qty),
-        "invested": func.sum(case((has_buy, v.c.buy * v.c.qty))),
-        "buy_qty": func.sum(case((has_buy, v.c.qty))),
-        "value": func.sum(case((priced, v.c.unit * v.c.qty))),
-        "value_qty": func.sum(case((priced, v.c.qty))),
-        "sold_total": func.sum(case((is_sold, v.c.sold_price * v.c.qty))),
-        "realized": func.sum(case((realized_row, (v.c.sold_price - v.c.buy) * v.c.qty))),
-        "realized_basis": func.sum(case((realized_row, v.c.buy * v.c.qty))),
-        "unrealized": func.sum(case((unrealized_row, (v.c.unit - v.c.buy) * v.c.qty))),
-        "unrealized_basis": func.sum(case((unrealized_row, v.c.buy * v.c.qty))),
+        "qty": total(v.c.qty),
+        "invested": total(case((has_buy, v.c.buy * v.c.qty))),
+        "buy_qty": total(case((has_buy, v.c.qty))),
+        "value": total(case((priced, v.c.unit * v.c.qty))),
+        "value_qty": total(case((priced, v.c.qty))),
+        "sold_total": total(case((is_sold, v.c.sold_price * v.c.qty))),
+        "realized": total(case((realized_row, (v.c.sold_price - v.c.buy) * v.c.qty))),
+        "realized_basis": total(case((realized_row, v.c.buy * v.c.qty))),
+        "unrealized": total(case((unrealized_row, (v.c.unit - v.c.buy) * v.c.qty))),
+        "unrealized_basis": total(case((unrealized_row, v.c.buy * v.c.qty))),
     }
 
 
@@ -190,14 +194,19 @@ def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy, dialect: str, k
                gid.label("gid"), gkey.label("gkey"), gname.label("gname"))
         .select_from(CC)
     )
-    if group_by != "grade":
+    if group_by == "player":
+        stmt = stmt.join(Card, Card.id == CC.card_id)
+    elif group_by != "grade":
         stmt = stmt.join(Card, Card.id == CC.card_id).join(Release, Release.id == Card.release_id)
     for model, on in joins:
         stmt = stmt.outerjoin(model, on)
     stmt = stmt.where(CC.collection_id == collection_id)
     if keys is not None:  # filter on the id itself (indexable), the nil key standing for "no id"
-        real = [k for k in keys if k not in ("", _NIL)]
-        stmt = stmt.where(or_(gid.in_(real), gid.is_(None)) if len(real) < len(keys) else gid.in_(real))
+        nil = "" if group_by in ("year", "player") else _NIL
+        real = [k for k in keys if k != _NIL]  # "" stays: it is also a text id of its own
+        stmt = stmt.where(or_(gid.in_(real), gid.is_(None)) if nil in keys else gid.in_(real))
+        if group_by == "player":  # from the players' cards (name index) to the collection's entries of them
+            stmt = stmt.where(CC.card_id.in_(select(Card.id).where(Card.name.in_(real))))
     return stmt.cte("g").prefix_with("MATERIALIZED")
 
 
