@@ -205,8 +205,11 @@ async def bench(url: str, args: argparse.Namespace, fresh: bool) -> list[tuple[s
                 ctx, "collection_breakdown", {"collectionId": cid, "groupBy": group_by}, args.runs, dbname)))
         results.append(("set-progress", *await timed(ctx, "collection_set_progress", {"collectionId": cid}, args.runs, dbname)))
         async with sessions() as s:
-            set_id = await s.scalar(select(Card.set_id).join(CollectionCard, CollectionCard.card_id == Card.id)
-                                    .where(CollectionCard.collection_id == coll_id).limit(1))
+            in_coll = (select(Card.set_id).join(CollectionCard, CollectionCard.card_id == Card.id)
+                       .where(CollectionCard.collection_id == coll_id))
+            # a set with parallels when there is one, so that the per-parallel route is timed too
+            set_id = (await s.scalar(in_coll.join(Parallel, Parallel.set_id == Card.set_id).limit(1))
+                      or await s.scalar(in_coll.limit(1)))
             par_id = await s.scalar(select(Parallel.id).where(Parallel.set_id == set_id).limit(1))
         results.append(("set-progress/{setId}", *await timed(
             ctx, "collection_set_progress_set", {"collectionId": cid, "setId": str(set_id)}, args.runs, dbname)))

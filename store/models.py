@@ -74,7 +74,9 @@ class CardSet(UUIDPk, Base):
 
 class Card(UUIDPk, Base):
     __tablename__ = "card"
-    set_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("card_set.id", ondelete=CASCADE), index=True)
+    # a set's base cards and their serial numbers from the index alone (set progress counts them per set)
+    __table_args__ = (Index("ix_card_set_base", "set_id", "variation_of", "numbered_to"),)
+    set_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("card_set.id", ondelete=CASCADE))
     release_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("release.id", ondelete=CASCADE), index=True)
     name: Mapped[str] = mapped_column(String(300), index=True)
     number: Mapped[str | None] = mapped_column(String(40), index=True)
@@ -247,7 +249,8 @@ class CardPrice(UUIDPk, Base):
     """
 
     __tablename__ = "card_price"
-    __table_args__ = (Index("ix_card_price_lookup", "card_id", "parallel_id", "grade_id"),)
+    # value_cents is in the index so pricing a collection entry is an index-only probe
+    __table_args__ = (Index("ix_card_price_lookup", "card_id", "parallel_id", "grade_id", "value_cents"),)
     card_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("card.id", ondelete=CASCADE))
     parallel_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("parallel.id", ondelete=CASCADE))
     grade_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("grade.id", ondelete=CASCADE))
@@ -304,7 +307,9 @@ class Collection(UUIDPk, Timestamps, Base):
 
 class CollectionCard(UUIDPk, Timestamps, Base):
     __tablename__ = "collection_card"
-    collection_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("collection.id", ondelete=CASCADE), index=True)
+    # a collection's held cards (unsold: no sold price or date) from the index alone (set progress)
+    __table_args__ = (Index("ix_collection_card_owned", "collection_id", "card_id", "sold_price_cents", "sold_date"),)
+    collection_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("collection.id", ondelete=CASCADE))
     card_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("card.id", ondelete=CASCADE), index=True)
     parallel_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("parallel.id", ondelete="SET NULL"))
     grade_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("grade.id", ondelete="SET NULL"))

@@ -213,13 +213,14 @@ class Breakdown(CamelOut):
 
 
 _UNKNOWN = {"grade": "Raw"}
+TOP_CARDS = 5  # topCards per group
 
 
 def _label(r: dict[str, Any], group_by: str) -> str:
     return str(r["gname"]) if r["gname"] is not None else _UNKNOWN.get(group_by, "Unknown")
 
 
-def _group_out(r: dict[str, Any], group_by: str) -> Group:
+def _group_out(r: dict[str, Any], group_by: str, tops: list[tuple[Any, ...]]) -> Group:
     gid = r["gid"]
     return Group(
         group_key=r["key"], group_id=str(gid) if gid is not None and group_by in ("release", "grade", "manufacturer")
@@ -230,7 +231,7 @@ def _group_out(r: dict[str, Any], group_by: str) -> Group:
         top_cards=[TopCard(card_id=str(card_id), card_name=name, set_name=set_name, release_name=rel,
                            release_year=year or "", quantity=qty, buy_price=cents_to_money(buy),
                            current_value=cents_to_money(cur))
-                   for card_id, name, set_name, rel, year, qty, buy, cur in r["tops"]],
+                   for card_id, name, set_name, rel, year, qty, buy, cur in tops],
     )
 
 
@@ -248,17 +249,27 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, q.collection_id)
         await aq.tune(session=s)
-        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by)
+        # players (one group per card name) and releases (hundreds): rank only the listed groups' entries
+        many = q.group_by in ("player", "release")
+        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by, per_group=0 if many else TOP_CARDS)
         t = _sum_groups(rows)  # the groups partition the collection, so their sums are its totals
         total_qty = t["qty"] or 0
-    chosen = [r for r in rows if q.min_count is None or r["entries"] >= q.min_count]
-    for r in chosen:  # plain dicts: only the page becomes output models
-        r["key"], r["roi"] = _label(r, q.group_by), overall_roi(r)
-        r["pct"] = pct(r["qty"] or 0, total_qty) or 0.0
-    field = {"count": "entries", "value": "value", "roi": "roi", "percentage": "pct"}[q.sort_by]
-    sign = -1 if q.order == "desc" else 1
-    chosen.sort(key=lambda r: (r[field] is None, sign * (r[field] or 0), r["key"], str(r["gid"])))
-    groups = [_group_out(r, q.group_by) for r in chosen[q.skip:q.skip + q.take]]
+        chosen = [r for r in rows if q.min_count is None or r["entries"] >= q.min_count]
+        for r in chosen:  # plain dicts: only the page becomes output models
+            r["key"], r["roi"] = _label(r, q.group_by), overall_roi(r)
+            r["pct"] = pct(r["qty"] or 0, total_qty) or 0.0
+        field = {"count": "entries", "value": "value", "roi": "roi", "percentage": "pct"}[q.sort_by]
+        sign = -1 if q.order == "desc" else 1
+        chosen.sort(key=lambda r: (r[field] is None, sign * (r[field] or 0), r["key"], str(r["gid"])))
+        page = chosen[q.skip:q.skip + q.take]
+        if many:
+            tops = await aq.top_entries(session=s, collection_id=coll.id, group_by=q.group_by,
+                                        keys=[r["gkey"] for r in page], per_group=TOP_CARDS)
+        else:
+            tops = {r["gkey"]: r["tops"] for r in page}
+        details = await aq.card_details(session=s, card_ids={t[0] for ts in tops.values() for t in ts})
+    groups = [_group_out(r, q.group_by, [(card_id, *details[card_id], qty, buy, cur)
+                                         for card_id, qty, buy, cur in tops.get(r["gkey"], [])]) for r in page]
     best_value = max((r for r in chosen if r["value"] is not None), key=lambda r: (r["value"], r["key"]), default=None)
     best_roi = max((r for r in chosen if r["roi"] is not None), key=lambda r: (r["roi"], r["key"]), default=None)
     total = len(chosen)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import Float, and_, case, cast, func, literal, or_, select
+from sqlalchemy import and_, case, func, literal, null, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Card, CardPrice, CardSet, CollectionCard, Parallel, ParallelCard, Release
@@ -24,52 +24,60 @@ def _held(collection_id: uuid.UUID) -> Any:
                 or_(CC.sold_price_cents.is_(None), CC.sold_date.is_(None)))
 
 
-def _owned_cards(collection_id: uuid.UUID, parallel_id: uuid.UUID | None = None) -> Any:
-    stmt = select(CC.card_id.label("card_id")).where(_held(collection_id))
-    if parallel_id is not None:
-        stmt = stmt.where(CC.parallel_id == parallel_id)
-    return stmt.distinct().subquery("owned")
-
-
-def _sets_in_collection(collection_id: uuid.UUID) -> Any:
-    return select(Card.set_id).join(CC, CC.card_id == Card.id).where(_held(collection_id)).distinct()
+def _raw_price(card_id: Any) -> Any:
+    """Scalar subquery: the raw base price of one card in cents (the higher one should two exist)."""
+    return unit_price(card_id, None, None)
 
 
 async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID | None = None
                   ) -> list[dict[str, Any]]:
-    """Per set in the collection: totals, owned count, cost and scarcity of the missing base cards.
+    """Per set in the collection (or only ``set_id``): totals, owned count, cost and scarcity of the
+    missing base cards.
 
-    One statement of three grouped parts joined by set: the catalog side (base cards and numbered
-    ones per set), the priced side (raw base prices per set) and the owned side (the collection's
-    distinct base cards per set with their prices). "Missing" figures are catalog minus owned, so
-    no per-card work is done over the sets' unowned cards (150k cards for a collection spread over
-    the real catalog).
+    One statement, driven by the collection, never by the catalog's unowned cards one by one:
+
+    * ``hc``: the collection's distinct held cards with their set, base flag, serial number and raw
+      price (one index probe each); its sets are the sets in the collection;
+    * ``catalog``: base cards and numbered ones per set of ``hc`` (an index-only range per set);
+    * ``priced``: raw base prices summed per set of ``hc``: over all sets from the price rows (far
+      fewer than cards), for one set card by card over its base cards;
+    * "missing" figures are catalog minus owned.
     """
-    if set_id is not None:
-        return await _one_set(session=session, collection_id=collection_id, set_id=set_id)
-    sets = _sets_in_collection(collection_id)
-    base_card = and_(Card.variation_of.is_(None), Card.set_id.in_(sets))
+    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id))
+    if set_id is not None:  # from the set's cards to the collection's (collection, card) index
+        held_ids = held_ids.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
+    held_ids = held_ids.distinct().cte("held")
+    hc = (select(Card.set_id.label("set_id"), Card.numbered_to.label("numbered_to"),
+                 case((Card.variation_of.is_(None), 1), else_=0).label("base"),
+                 case((Card.variation_of.is_(None), _raw_price(Card.id)), else_=null()).label("price"))
+          .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)).cte("hc").prefix_with("MATERIALIZED")
+    is_base = hc.c.base == 1
+    owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
+                    func.count(case((is_base, hc.c.numbered_to))).label("numbered"),
+                    func.coalesce(func.sum(hc.c.price), 0).label("cost"), func.count(hc.c.price).label("n"))
+             .group_by(hc.c.set_id).cte("owned").prefix_with("MATERIALIZED"))
+    in_coll = select(owned.c.set_id)
     catalog = (select(Card.set_id.label("set_id"), func.count().label("total"),
                       func.count(Card.numbered_to).label("numbered"))
-               .where(base_card).group_by(Card.set_id).subquery("catalog"))
-    raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
-           .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
-           .subquery("raw"))
-    priced = (select(Card.set_id.label("set_id"), func.sum(raw.c.price).label("cost"), func.count().label("n"))
-              .join(Card, Card.id == raw.c.card_id).where(base_card).group_by(Card.set_id).subquery("priced"))
-    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id)).distinct().subquery("held")
-    owned = (select(Card.set_id.label("set_id"), func.count().label("owned"),
-                    func.count(Card.numbered_to).label("numbered"),
-                    func.coalesce(func.sum(raw.c.price), 0).label("cost"), func.count(raw.c.price).label("n"))
-             .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)
-             .outerjoin(raw, raw.c.card_id == Card.id)
-             .where(base_card).group_by(Card.set_id).subquery("owned"))
+               .where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)).group_by(Card.set_id).subquery("catalog"))
+    if set_id is None:
+        raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
+               .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
+               .subquery("raw"))
+        base_prices = (select(Card.set_id.label("set_id"), raw.c.price).select_from(raw)
+                       .join(Card, Card.id == raw.c.card_id).where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)))
+    else:
+        base_prices = select(Card.set_id.label("set_id"), _raw_price(Card.id).label("price")).where(
+            Card.set_id == set_id, Card.variation_of.is_(None), Card.set_id.in_(in_coll))
+    bp = base_prices.subquery("bp")
+    priced = (select(bp.c.set_id, func.sum(bp.c.price).label("cost"), func.count(bp.c.price).label("n"))
+              .group_by(bp.c.set_id).subquery("priced"))
     stmt = (select(catalog.c.set_id, catalog.c.total, catalog.c.numbered, priced.c.cost, priced.c.n,
                    owned.c.owned, owned.c.numbered.label("owned_numbered"), owned.c.cost.label("owned_cost"),
                    owned.c.n.label("owned_priced"), CardSet.name.label("set_name"),
                    Release.name.label("release_name"), Release.year.label("release_year"))
+            .select_from(catalog).join(owned, owned.c.set_id == catalog.c.set_id)
             .outerjoin(priced, priced.c.set_id == catalog.c.set_id)
-            .outerjoin(owned, owned.c.set_id == catalog.c.set_id)
             .join(CardSet, CardSet.id == catalog.c.set_id).join(Release, Release.id == CardSet.release_id))
     out = []
     for r in (await session.execute(stmt)).all():
@@ -88,44 +96,13 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     return out
 
 
-async def _one_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID) -> list[dict[str, Any]]:
-    """``per_set`` for a single set: card by card over that set's base cards (a few hundred at most)."""
-    owned = _owned_cards(collection_id)
-    price = unit_price(Card.id, None, None)
-    base = (
-        select(Card.set_id.label("set_id"), Card.id.label("card_id"), Card.numbered_to.label("numbered_to"),
-               owned.c.card_id.label("owned_id"), price.label("price"))
-        .outerjoin(owned, owned.c.card_id == Card.id)
-        .where(Card.variation_of.is_(None), Card.set_id.in_(_sets_in_collection(collection_id)))
-    )
-    base = base.where(Card.set_id == set_id)
-    b = base.subquery("b")
-    missing = b.c.owned_id.is_(None)
-    agg = (
-        select(
-            b.c.set_id, func.count().label("total"),
-            func.sum(case((missing, 0), else_=1)).label("owned"),
-            func.sum(case((and_(missing, b.c.price.is_not(None)), b.c.price))).label("missing_cost"),
-            func.sum(case((and_(missing, b.c.price.is_not(None)), 1), else_=0)).label("missing_priced"),
-            func.sum(case((and_(missing, b.c.numbered_to.is_not(None)), 1), else_=0)).label("missing_numbered"),
-            func.avg(cast(b.c.price, Float)).label("avg_price"),
-        ).group_by(b.c.set_id).subquery("agg")
-    )
-    stmt = (select(agg, CardSet.name.label("set_name"), Release.name.label("release_name"),
-                   Release.year.label("release_year"))
-            .join(CardSet, CardSet.id == agg.c.set_id).join(Release, Release.id == CardSet.release_id))
-    rows = (await session.execute(stmt)).all()
-    out = []
-    for r in rows:
-        m = r._mapping
-        out.append({
-            "set_id": m["set_id"], "set_name": m["set_name"], "release_name": m["release_name"],
-            "release_year": m["release_year"], "total": int(m["total"]), "owned": int(m["owned"] or 0),
-            "missing_cost": None if m["missing_cost"] is None else int(m["missing_cost"]),
-            "missing_priced": int(m["missing_priced"] or 0), "missing_numbered": int(m["missing_numbered"] or 0),
-            "avg_price": None if m["avg_price"] is None else float(m["avg_price"]),
-        })
-    return out
+def _holds(collection_id: uuid.UUID, parallel_id: uuid.UUID | None = None) -> Any:
+    """EXISTS: the collection holds an unsold copy of ``Card`` (in ``parallel_id`` if given); one probe
+    of the (collection, card) index per catalog card."""
+    stmt = select(literal(1)).select_from(CC).where(_held(collection_id), CC.card_id == Card.id)
+    if parallel_id is not None:
+        stmt = stmt.where(CC.parallel_id == parallel_id)
+    return stmt.exists()
 
 
 async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_ids: list[uuid.UUID]
@@ -133,10 +110,9 @@ async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_
     """The base cards of each listed set that the collection does not hold, in card-number order."""
     if not set_ids:
         return {}
-    owned = _owned_cards(collection_id)
     rows = (await session.execute(
-        select(Card.set_id, Card.id).outerjoin(owned, owned.c.card_id == Card.id)
-        .where(Card.set_id.in_(set_ids), Card.variation_of.is_(None), owned.c.card_id.is_(None))
+        select(Card.set_id, Card.id)
+        .where(Card.set_id.in_(set_ids), Card.variation_of.is_(None), ~_holds(collection_id))
         .order_by(Card.set_id, Card.number_sort, Card.number, Card.id)
     )).all()
     out: dict[uuid.UUID, list[uuid.UUID]] = {s: [] for s in set_ids}
@@ -165,11 +141,9 @@ async def set_header(*, session: AsyncSession, set_id: uuid.UUID) -> Any:
 async def parallel_progress(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID,
                             par: Parallel) -> tuple[int, int, list[uuid.UUID]]:
     """(total, owned as this parallel, missing ids) over the base cards the parallel applies to."""
-    owned = _owned_cards(collection_id, par.id)
-    stmt = (select(Card.id, owned.c.card_id).outerjoin(owned, owned.c.card_id == Card.id)
-            .where(Card.set_id == set_id, Card.variation_of.is_(None)))
+    stmt = select(Card.id, _holds(collection_id, par.id)).where(Card.set_id == set_id, Card.variation_of.is_(None))
     if par.is_partial:
         stmt = stmt.where(Card.id.in_(select(ParallelCard.card_id).where(ParallelCard.parallel_id == par.id)))
     rows = (await session.execute(stmt.order_by(Card.number_sort, Card.number, Card.id))).all()
-    missing = [r[0] for r in rows if r[1] is None]
+    missing = [r[0] for r in rows if not r[1]]
     return len(rows), len(rows) - len(missing), missing

@@ -217,3 +217,16 @@ async def test_set_progress_for_one_set_and_parallel(api, portfolio, cat):
         st, err = await api.get(path)
         assert st == 404 and err["code"] == "NOT_FOUND", path
     assert (await api.get(f"{base}/not-a-uuid"))[0] == 400
+
+
+@pytest.mark.parametrize("group_by", ["release", "year", "grade", "player", "manufacturer"])
+async def test_breakdown_page_carries_the_same_groups_and_top_cards(api, portfolio, group_by):
+    """Top cards are ranked only for the listed groups (players, releases): a page shows exactly what
+    the whole list shows for those groups."""
+    url = f"/v1/collection/{portfolio.cid}/breakdown"
+    st, whole = await api.get(url, groupBy=group_by, sortBy="count")
+    assert st == 200, whole
+    for skip in range(len(whole["groups"])):
+        st, page = await api.get(url, groupBy=group_by, sortBy="count", take=1, skip=skip)
+        assert st == 200 and page["groups"] == whole["groups"][skip:skip + 1]
+        assert page["summary"] == whole["summary"]
