@@ -9,6 +9,7 @@ from aiohttp import web
 
 from api.keys import CONTEXT, ENGINE, RESPONSE_CACHE, SETTINGS
 from api.middleware import (
+    AUTH_FAILURES,
     KEY_CACHE,
     KeyCache,
     auth,
@@ -17,7 +18,7 @@ from api.middleware import (
     request_timeout,
 )
 from api import protocol_errors
-from api.ratelimit import rate_limit_middleware
+from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
@@ -57,7 +58,9 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries,
                                         settings.catalog_cache_mb << 20)
     app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings,
-                               services={KEY_CACHE: KeyCache(settings.auth_cache_s)})
+                               services={KEY_CACHE: KeyCache(settings.auth_cache_s),
+                                         AUTH_FAILURES: TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
+                                         if settings.auth_fail_per_min > 0 else None})
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
         yield

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import time
 import uuid
@@ -166,6 +167,8 @@ def is_public(request: web.Request) -> bool:
 
 
 KEY_CACHE = "key_cache"  # ToolContext.services entry, made once per app by create_app
+# ToolContext.services entry: TokenBuckets of failed key lookups per client address (None = no limit)
+AUTH_FAILURES = "auth_failures"
 
 
 class KeyCache:
@@ -204,9 +207,20 @@ async def _known_caller(request: web.Request, key: str) -> Caller | None:
     caller = cache.get(digest)
     if caller is not None:
         return caller
+    # an address that keeps presenting unknown keys (guessing, or a misconfigured client in a loop)
+    # is answered 429 without a database lookup once it has spent its failures
+    failures = ctx.services.get(AUTH_FAILURES)
+    address = request.remote or "unknown"
+    wait = failures.wait(address) if failures is not None else 0.0
+    if wait > 0:
+        metrics.RATE_LIMITED.inc()
+        raise ServiceError("RATE_LIMITED", f"Too many invalid API keys from this address; retry in {math.ceil(wait)} s",
+                           retry_after=max(1.0, float(math.ceil(wait))))
     async with ctx.sessions() as session:
         row = await key_queries.find_active(session=session, plaintext=key)
     if row is None:
+        if failures is not None:
+            failures.take(address)
         return None
     caller = Caller(key_id=row.id, name=row.name)
     cache.put(digest, caller)

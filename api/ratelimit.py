@@ -3,7 +3,8 @@
 Each key may send ``rate_limit_burst`` requests at once and then ``rate_limit_per_min`` a minute
 (tokens refill continuously). Over the limit the answer is 429 with ``Retry-After`` (whole seconds
 until a token is back), so one client cannot starve the others. Requests without a key (public
-routes) are not limited here; 0 turns the limit off. With several worker processes each process
+routes) are not limited here; unknown keys are, per client address, in ``api/middleware.py``
+(``CARDWISE_AUTH_FAIL_PER_MIN``); 0 turns the limit off. With several worker processes each process
 keeps its own buckets, so the effective limit is per process.
 """
 
@@ -28,10 +29,10 @@ class TokenBuckets:
         self.rate = per_min / 60.0  # tokens a second
         self.burst = max(1, burst)
         self.clock = clock
-        self._buckets: dict[uuid.UUID, tuple[float, float]] = {}  # key id -> (tokens, at)
+        self._buckets: dict[uuid.UUID | str, tuple[float, float]] = {}  # key id/address -> (tokens, at)
         self._calls = 0
 
-    def take(self, key: uuid.UUID) -> float:
+    def take(self, key: uuid.UUID | str) -> float:
         """Take one token for ``key``: 0.0 when allowed, else the seconds until one is available."""
         now = self.clock()
         tokens, at = self._buckets.get(key, (float(self.burst), now))
@@ -44,6 +45,13 @@ class TokenBuckets:
             return 0.0
         self._buckets[key] = (tokens, now)
         return (1.0 - tokens) / self.rate
+
+    def wait(self, key: object) -> float:
+        """Seconds until ``key`` has a token (0.0 when it has one now); takes nothing."""
+        now = self.clock()
+        tokens, at = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
 
     def _prune(self, now: float) -> None:
         """Forget keys whose bucket has refilled (they would start full anyway)."""

@@ -22,6 +22,9 @@ class Settings:
     auth_cache_s: float = 5.0
     rate_limit_per_min: int = 6000
     rate_limit_burst: int = 600
+    # failed API-key lookups per client address: refill per minute and bucket size; 0 turns it off
+    auth_fail_per_min: int = 60
+    auth_fail_burst: int = 30
     # overall time one request may take before it is answered 503 (above the agent's worst case of
     # llm_timeout_s x llm_max_retries plus backoff); 0 turns it off
     request_timeout_s: float = 180.0

@@ -86,3 +86,36 @@ async def test_keys_are_stored_hashed(sessions, api_key):
         rows = await key_queries.all_keys(session=s)
     assert rows and all(api_key[1] not in (r.key_hash, r.prefix) for r in rows)
     assert rows[0].key_hash == key_queries.hash_key(api_key[1])
+
+
+async def test_an_address_presenting_unknown_keys_is_slowed_without_lookups(aiohttp_client, make_settings, auth,
+                                                                          monkeypatch):
+    from api import middleware
+    from api.app import create_app
+
+    client = await aiohttp_client(create_app(make_settings(auth_fail_per_min=60, auth_fail_burst=3)))
+    assert (await client.get("/health/auth", headers=auth)).status == 200  # a valid key spends nothing
+    for i in range(3):
+        resp = await client.get("/health/auth", headers={"X-API-Key": f"cw_guess-{i}"})
+        assert resp.status == 401
+    lookups = []
+    real = middleware.key_queries.find_active
+
+    async def counting(**kw):
+        lookups.append(kw)
+        return await real(**kw)
+
+    monkeypatch.setattr(middleware.key_queries, "find_active", counting)
+    resp = await client.get("/health/auth", headers={"X-API-Key": "cw_guess-4"})
+    assert resp.status == 429 and int(resp.headers["Retry-After"]) >= 1
+    assert (await resp.json())["code"] == "RATE_LIMITED" and lookups == []  # refused before the database
+    assert (await client.get("/health/auth", headers=auth)).status == 200  # the cached valid key still works
+    assert (await client.get("/health")).status == 200  # public routes are not affected
+
+
+async def test_the_failed_key_limit_can_be_turned_off(aiohttp_client, make_settings):
+    from api.app import create_app
+
+    client = await aiohttp_client(create_app(make_settings(auth_fail_per_min=0)))
+    for i in range(40):
+        assert (await client.get("/health/auth", headers={"X-API-Key": f"cw_guess-{i}"})).status == 401
