@@ -58,23 +58,29 @@ def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], li
     return lines, feats
 
 
-def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np.ndarray, list[str], list[dict]]:
-    """Label + card window of a straightened slab (either way up)."""
+def read_slab(slab: np.ndarray, *, with_ocr: bool = True,
+              label_end: str | None = None) -> tuple[SlabLabel, np.ndarray, list[str], list[dict]]:
+    """Label + card window of a straightened slab (either way up; ``label_end`` = "top" / "bottom"
+    when the holder's geometry already told where the label is, see ``detect._window_end``: then
+    the label's colours name the company when its text cannot be read)."""
     h, w = slab.shape[:2]
     found = _ocr_lines(slab, 704) if with_ocr else []
     top = [t for t, _, b in found if b and np.mean([p[1] for p in b]) < h * 0.25]
     bottom = [t for t, _, b in found if b and np.mean([p[1] for p in b]) > h * 0.75]
     label_top, label_bottom = parse_label(top), parse_label(bottom)
-    flipped = label_bottom.company is not None and label_top.company is None
-    if not flipped and label_top.company is None and label_bottom.company is None:
-        flipped = _label_band_score(slab[::-1, ::-1]) > _label_band_score(slab)
+    if label_end is not None:
+        flipped = label_end == "bottom"
+    else:
+        flipped = label_bottom.company is not None and label_top.company is None
+        if not flipped and label_top.company is None and label_bottom.company is None:
+            flipped = _label_band_score(slab[::-1, ::-1]) > _label_band_score(slab)
     if flipped:
         slab = np.ascontiguousarray(slab[::-1, ::-1])
     label = label_bottom if flipped else label_top
     band_lines = bottom if flipped else top
-    if label.company is None and band_lines and (label.grade or label.cert):
-        # a grade or cert read but no company: judge the label's colours (never for bare card text,
-        # whose border colours would pass for a label)
+    if label.company is None and (label_end is not None or (band_lines and (label.grade or label.cert))):
+        # a holder's geometry, or a grade or cert read, but no company: judge the label's colours
+        # (never for bare card text alone, whose border colours would pass for a label)
         label.company = label_colour_company(slab)
         label.by_colour = label.company is not None
     window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
@@ -85,22 +91,26 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np
 
 
 def label_colour_company(slab: np.ndarray) -> str | None:
-    """Company from the label's frame colour (PSA red, BGS gold, CGC blue, SGC black); robust to blur."""
+    """Company from the label's colours (PSA red frame, BGS gold frame on beige, CGC blue frame, SGC
+    black label); robust to blur. The label is judged as a whole, the share of its pixels of each
+    hue: a light label with a clear majority hue, or a dark one; anything else (TAG's black frame on
+    white, a card's name bar) is ``None``."""
     h, w = slab.shape[:2]
-    band = slab[int(h * 0.02): int(h * 0.23), int(w * 0.03): int(w * 0.97)]
+    band = slab[int(h * 0.03): int(h * 0.22), int(w * 0.05): int(w * 0.95)]
     hsv = cv2.cvtColor(band, cv2.COLOR_RGB2HSV).reshape(-1, 3).astype(np.int32)
-    sat = hsv[(hsv[:, 1] > 90) & (hsv[:, 2] > 60)]
-    if len(sat) > 0.06 * len(hsv):
-        hue = np.median(sat[:, 0])
-        if hue < 10 or hue > 165:
-            return "PSA"
-        if 12 <= hue <= 35:
-            return "BGS"
-        if 95 <= hue <= 130:
-            return "CGC"
-    if float(np.mean(hsv[:, 2] < 60)) > 0.5:
+    hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    if float(np.mean(val < 70)) > 0.5:
         return "SGC"
-    return None
+    if float(np.mean((val > 170) & (sat < 60))) < 0.5:
+        return None
+    col = (sat > 45) & (val > 60)
+    share = {"PSA": float(np.mean(col & ((hue < 10) | (hue > 165)))),
+             "BGS": float(np.mean(col & (hue >= 12) & (hue <= 35))),
+             "CGC": float(np.mean(col & (hue >= 95) & (hue <= 130)))}
+    best, second = sorted(share.values(), reverse=True)[:2]
+    if best < 0.05 or best < 3 * second:
+        return None
+    return max(share, key=share.__getitem__)
 
 
 def _label_band_score(slab: np.ndarray) -> float:
@@ -118,9 +128,11 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     t2 = time.perf_counter()
     readings = []
     for f in found:
-        if f.kind == "slab":
+        if f.kind == "slab" or f.label_end is not None:
+            # a card window nested where a slab holds it makes a slab even when perspective gave
+            # the outline a card's proportions
             slab = detect.straighten(rgb, f.quad, "slab")
-            label, window, lines, feats = read_slab(slab, with_ocr=with_ocr)
+            label, window, lines, feats = read_slab(slab, with_ocr=with_ocr, label_end=f.label_end)
             if with_ocr and label.company is None and label.grade is None:
                 # no label read: most often a card seen in perspective; read it as a card
                 crop = detect.straighten(rgb, f.quad, "card")
