@@ -5,7 +5,9 @@ convex hull -> a quadrilateral (polygon approximation or the minimum-area rectan
 are refined by fitting a line to each side's contour points and intersecting them -> shape
 filters (aspect ratio, fill) -> an edge-support check (most points along each side must lie on an
 edge) -> non-maximum suppression that keeps outer quads and drops quads nested inside a kept one
-(art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60).
+(art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60). A dropped quad
+that sits exactly where a slab holds its card marks the outer quad's ``label_end`` (the pipeline then
+reads it as a slab whatever its measured proportions).
 """
 
 from __future__ import annotations
