@@ -184,7 +184,7 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, imag
 async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict:
     """Figures for one set of photos; ``scores`` (if given) collects (confidence, right card) per detection."""
     st = {"objects": 0, "found": 0, "detections": 0, "true_det": 0, "exact": 0, "base": 0, "slabs": 0, "company": 0,
-          "grade": 0, "unidentified": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
+          "grade": 0, "unidentified": 0, "false_slabs": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
     for data, truth, quads in photos:
         t0 = time.perf_counter()
         analysis = await ident.run_cpu(pipeline.analyse, data)
@@ -216,6 +216,7 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
                 ok_par = (sugg is None) if t["parallel"] is None else bool(sugg and sugg[0].id == str(t["parallel"]))
                 st["base"] += ok_card
                 st["exact"] += ok_card and ok_par
+                st["false_slabs"] += bool(not t["slab"] and d.grading)  # a bare card reported graded
                 if t["slab"] and d.grading:
                     st["company"] += d.grading.company.id == str(grades_ref.company_id(t["slab"][0]))
                     st["grade"] += bool(d.grading.grade and d.grading.grade.value == t["slab"][1])
@@ -263,7 +264,8 @@ def report(mode: str, level: str, st: dict) -> None:
           f"precision {_pct(st['true_det'], st['detections'])}  exact top-1 {_pct(st['exact'], st['objects'])}  "
           f"base top-1 {_pct(st['base'], st['objects'])}  slab company {_pct(st['company'], st['slabs'])} "
           f"grade {_pct(st['grade'], st['slabs'])} (n={st['slabs']})")
-    print(f"           tiers (share with the right card): {tiers}; slabs with grading only: {st['unidentified']}")
+    print(f"           tiers (share with the right card): {tiers}; slabs with grading only: {st['unidentified']}; "
+          f"bare cards reported as slabs: {st['false_slabs']} of {st['objects'] - st['slabs']}")
     print(f"           latency p50 {_q(st['latall'], .5)} p95 {_q(st['latall'], .95)}; 1-card p50 {_q(st['lat1'], .5)}"
           f" p95 {_q(st['lat1'], .95)}; 4-card p50 {_q(st['lat4'], .5)} p95 {_q(st['lat4'], .95)}")
 

@@ -5,7 +5,9 @@ convex hull -> a quadrilateral (polygon approximation or the minimum-area rectan
 are refined by fitting a line to each side's contour points and intersecting them -> shape
 filters (aspect ratio, fill) -> an edge-support check (most points along each side must lie on an
 edge) -> non-maximum suppression that keeps outer quads and drops quads nested inside a kept one
-(art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60).
+(art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60). A dropped quad
+that sits exactly where a slab holds its card marks the outer quad's ``label_end`` (the pipeline then
+reads it as a slab whatever its measured proportions).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class Found:
     quad: np.ndarray  # 4x2 float32, in the coordinates of the image given to locate()
     kind: str  # "card" | "slab"
     score: float  # edge support 0..1
+    label_end: str | None = None  # "top" | "bottom": a card window nested where a slab holds it (see _window_end)
 
     @property
     def area(self) -> float:
@@ -182,6 +185,27 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
     return Found(quad=quad, kind=kind, score=mean_sup)
 
 
+# where a slab holds its card, as shares of the holder (vision/render.py: 620x1040, card at 60..560 x 290..990),
+# and the card's printed area inside its 24 px border (what edges find when the white border melts into the
+# plastic)
+WINDOWS = ((0.097, 0.279, 0.903, 0.952), (0.135, 0.356, 0.865, 0.929))
+
+
+def _window_end(outer: np.ndarray, inner: np.ndarray, tol: float = 0.07) -> str | None:
+    """``"top"`` / ``"bottom"``: which end of ``outer`` has the label, when ``inner`` sits exactly where
+    a slab's card window (or the card's printed area) does (upright or turned round; the window's margins are uneven, 0.28 above
+    and 0.05 below, so they tell the label's end); ``None`` when it does not fit."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(order_corners(outer), unit)
+    pts = cv2.perspectiveTransform(order_corners(inner).reshape(-1, 1, 2).astype(np.float32), m).reshape(4, 2)
+    for x0, y0, x1, y1 in WINDOWS:
+        upright = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        for end, want in (("top", upright), ("bottom", 1 - upright[[2, 3, 0, 1]])):
+            if float(np.abs(pts - want).max()) < tol:
+                return end
+    return None
+
+
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     """Every card and slab in the image, largest first (quads in the input's coordinates)."""
     h0, w0 = rgb.shape[:2]
@@ -227,6 +251,8 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
             iou, inside = _iou(f.quad, k.quad)
             if iou > 0.5 or inside > 0.7:
                 drop = True
+                if k.label_end is None and iou <= 0.5:
+                    k.label_end = _window_end(k.quad, f.quad)
                 if iou > 0.85 and f.score > k.score + 0.1:
                     k.quad, k.score = f.quad, f.score
                 break

@@ -8,6 +8,7 @@ read, and for a slab the parsed label. ``tools/identify.py`` matches readings to
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -58,25 +59,35 @@ def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], li
     return lines, feats
 
 
-def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np.ndarray, list[str], list[dict]]:
-    """Label + card window of a straightened slab (either way up)."""
+def read_slab(slab: np.ndarray, *, with_ocr: bool = True,
+              label_end: str | None = None) -> tuple[SlabLabel, np.ndarray, list[str], list[dict]]:
+    """Label + card window of a straightened slab (either way up; ``label_end`` = "top" / "bottom"
+    when the holder's geometry already told where the label is, see ``detect._window_end``: then
+    the label's colours name the company when its text cannot be read)."""
     h, w = slab.shape[:2]
     found = _ocr_lines(slab, 704) if with_ocr else []
     top = [t for t, _, b in found if b and np.mean([p[1] for p in b]) < h * 0.25]
     bottom = [t for t, _, b in found if b and np.mean([p[1] for p in b]) > h * 0.75]
     label_top, label_bottom = parse_label(top), parse_label(bottom)
-    flipped = label_bottom.company is not None and label_top.company is None
-    if not flipped and label_top.company is None and label_bottom.company is None:
-        flipped = _label_band_score(slab[::-1, ::-1]) > _label_band_score(slab)
+    if label_end is None:
+        label_end = label_end_by_text_and_colour(slab, _end_bands(found, w, h))
+    if label_end is not None:
+        flipped = label_end == "bottom"
+    else:
+        flipped = label_bottom.company is not None and label_top.company is None
+        if not flipped and label_top.company is None and label_bottom.company is None:
+            flipped = _label_band_score(slab[::-1, ::-1]) > _label_band_score(slab)
     if flipped:
         slab = np.ascontiguousarray(slab[::-1, ::-1])
     label = label_bottom if flipped else label_top
     band_lines = bottom if flipped else top
-    if label.company is None and band_lines and (label.grade or label.cert):
-        # a grade or cert read but no company: judge the label's colours (never for bare card text,
-        # whose border colours would pass for a label)
+    if label.company is None and (label_end is not None or (band_lines and (label.grade or label.cert))):
+        # a holder's geometry, or a grade or cert read, but no company: judge the label's colours
+        # (never for bare card text alone, whose border colours would pass for a label)
         label.company = label_colour_company(slab)
         label.by_colour = label.company is not None
+    if label.company is not None and label.grade is None:
+        label.grade = lone_grade(band_lines)
     window = slab[int(h * 0.279): int(h * 0.952), int(w * 0.097): int(w * 0.903)]
     window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
     card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
@@ -85,21 +96,84 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True) -> tuple[SlabLabel, np
 
 
 def label_colour_company(slab: np.ndarray) -> str | None:
-    """Company from the label's frame colour (PSA red, BGS gold, CGC blue, SGC black); robust to blur."""
+    """Company from the label's colours (PSA red frame, BGS gold frame on beige, CGC blue frame, SGC
+    black label); robust to blur. The label is judged as a whole, the share of its pixels of each
+    hue: a light label with a clear majority hue, or a dark one; anything else (TAG's black frame on
+    white, a card's name bar) is ``None``."""
     h, w = slab.shape[:2]
-    band = slab[int(h * 0.02): int(h * 0.23), int(w * 0.03): int(w * 0.97)]
+    band = slab[int(h * 0.03): int(h * 0.22), int(w * 0.05): int(w * 0.95)]
     hsv = cv2.cvtColor(band, cv2.COLOR_RGB2HSV).reshape(-1, 3).astype(np.int32)
-    sat = hsv[(hsv[:, 1] > 90) & (hsv[:, 2] > 60)]
-    if len(sat) > 0.06 * len(hsv):
-        hue = np.median(sat[:, 0])
-        if hue < 10 or hue > 165:
-            return "PSA"
-        if 12 <= hue <= 35:
-            return "BGS"
-        if 95 <= hue <= 130:
-            return "CGC"
-    if float(np.mean(hsv[:, 2] < 60)) > 0.5:
+    hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    if float(np.mean(val < 70)) > 0.5:
         return "SGC"
+    if float(np.mean((val > 170) & (sat < 60))) < 0.5:
+        return None
+    col = (sat > 45) & (val > 60)
+    share = {"PSA": float(np.mean(col & ((hue < 10) | (hue > 165)))),
+             "BGS": float(np.mean(col & (hue >= 12) & (hue <= 35))),
+             "CGC": float(np.mean(col & (hue >= 95) & (hue <= 130)))}
+    best, second = sorted(share.values(), reverse=True)[:2]
+    if best < 0.05 or best < 3 * second:
+        return None
+    return max(share, key=share.__getitem__)
+
+
+def label_end_by_colour(slab: np.ndarray) -> str | None:
+    """``"top"`` / ``"bottom"`` when exactly one end of a straightened holder has a PSA, BGS or CGC
+    label's colours. SGC's black label is left out: a card's dark name bar at the end of an outline
+    looks the same; it is read from its text instead."""
+    ends = {"top": label_colour_company(slab), "bottom": label_colour_company(np.ascontiguousarray(slab[::-1, ::-1]))}
+    hits = [end for end, c in ends.items() if c is not None]
+    if len(hits) != 1 or ends[hits[0]] == "SGC":
+        return None
+    return hits[0]
+
+
+_LONE_GRADE = re.compile(r"^(10|[1-9](?:\.5)?|[1-9]5)$")
+
+
+def lone_grade(lines: list[str]) -> str | None:
+    """A grade printed on its own in a label band ("9.5"; "95" is a 9.5 whose point blurred away)."""
+    for line in lines:
+        m = _LONE_GRADE.match(line.replace(" ", "").replace(",", "."))
+        if m:
+            g = m.group(1)
+            return f"{g[0]}.5" if len(g) == 2 and g != "10" else g
+    return None
+
+
+def _end_bands(found: list, w: int, h: int) -> dict[str, list[tuple[str, float]]]:
+    """OCR lines in the top and bottom quarter of a straightened holder, each with its centre's
+    share of the width counted from the label's own left (the bottom band is upside down)."""
+    out: dict[str, list[tuple[str, float]]] = {"top": [], "bottom": []}
+    for t, _, b in found:
+        if not b:
+            continue
+        cx, cy = float(np.mean([p[0] for p in b])) / w, float(np.mean([p[1] for p in b]))
+        if cy < h * 0.25:
+            out["top"].append((t, cx))
+        elif cy > h * 0.75:
+            out["bottom"].append((t, 1 - cx))
+    return out
+
+
+def label_end_by_text_and_colour(slab: np.ndarray, bands: dict[str, list[tuple[str, float]]]) -> str | None:
+    """The end of a straightened holder with a label, from its colours and the text read in each end
+    band (``_end_bands``), when both agree: that end alone has a label's colours
+    (``label_end_by_colour``) and label text was read there (a company, a cert, or a lone grade in
+    the right half, where labels print it), or a company was read there and the colours there name
+    the same company (an SGC label only this way). Neither alone is enough: real cards have light,
+    coloured ends, and lone numbers."""
+    by_colour = label_end_by_colour(slab)
+    for end, items in bands.items():
+        lines = [t for t, _ in items]
+        label = parse_label(lines)
+        band = slab if end == "top" else np.ascontiguousarray(slab[::-1, ::-1])
+        if label.company is not None and label_colour_company(band) == label.company:
+            return end
+        right_grade = lone_grade([t for t, cx in items if cx > 0.6])
+        if by_colour == end and (label.company is not None or label.cert or right_grade):
+            return end
     return None
 
 
@@ -110,6 +184,16 @@ def _label_band_score(slab: np.ndarray) -> float:
     return float(band.std())
 
 
+def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tuple[int, int]) -> str | None:
+    """For an outline found with a card's proportions: the end of it with a slab label, judged from
+    the card OCR's text in each end band and the colours there (``label_end_by_text_and_colour``)."""
+    bands = _end_bands(found, *size)
+    if not any(parse_label(x).company or parse_label(x).cert or lone_grade(x)
+               for x in ([t for t, _ in items] for items in bands.values())):
+        return None  # no label text: skip the colour check
+    return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
+
+
 def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int = 8) -> Analysis:
     t0 = time.perf_counter()
     rgb = decode(data) if isinstance(data, (bytes, bytearray)) else data
@@ -118,9 +202,11 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     t2 = time.perf_counter()
     readings = []
     for f in found:
-        if f.kind == "slab":
+        if f.kind == "slab" or f.label_end is not None:
+            # a card window nested where a slab holds it makes a slab even when perspective gave
+            # the outline a card's proportions
             slab = detect.straighten(rgb, f.quad, "slab")
-            label, window, lines, feats = read_slab(slab, with_ocr=with_ocr)
+            label, window, lines, feats = read_slab(slab, with_ocr=with_ocr, label_end=f.label_end)
             if with_ocr and label.company is None and label.grade is None:
                 # no label read: most often a card seen in perspective; read it as a card
                 crop = detect.straighten(rgb, f.quad, "card")
@@ -132,7 +218,16 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                         label=label, slab_crop=slab)
         else:
             crop = detect.straighten(rgb, f.quad, "card")
-            lines, feats = read_card(crop, with_ocr=with_ocr)
+            found_lines = _ocr_lines(crop) if with_ocr else []
+            end = _holder_label_end(rgb, f.quad, found_lines, (crop.shape[1], crop.shape[0])) if found_lines else None
+            if end is not None:  # a holder seen in perspective with a card's proportions
+                slab = detect.straighten(rgb, f.quad, "slab")
+                label, window, lines, feats = read_slab(slab, with_ocr=with_ocr, label_end=end)
+                readings.append(Reading(quad=f.quad, kind="slab", detect_score=f.score, crop=window, lines=lines,
+                                        features=feats, label=label, slab_crop=slab, serials=serials(lines)))
+                continue
+            lines = [t for t, _, _ in found_lines]
+            feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
             r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats)
             label = parse_label(lines)
             if label.company and (label.grade or label.cert):  # a slab whose outline was missed

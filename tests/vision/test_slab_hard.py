@@ -1,0 +1,70 @@
+"""Graded slabs on hard photos: a holder whose outline is not recognised as a slab's (perspective gives
+it a card's proportions, or its blurred label reads as nothing) is still reported as a slab, from the
+card window nested in it or from its label's colours and text; and a bare card never becomes one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import detect
+from vision.photos import make_photo
+from vision.pipeline import analyse, label_end_by_text_and_colour, lone_grade
+from vision.render import SLAB_H, SLAB_W, CardSpec, render_card, render_slab
+
+OHTANI = CardSpec(id="a", name="Shohei Ohtani", number="1", release_name="2024 Topps Chrome", year="2024",
+                  team="Los Angeles Dodgers")
+OUTER = np.array([[100, 100], [100 + SLAB_W, 100], [100 + SLAB_W, 100 + SLAB_H], [100, 100 + SLAB_H]], np.float32)
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_a_card_window_where_a_holder_keeps_it_tells_the_labels_end():
+    # vision/render.py puts the card at 60..560 x 290..990 of the 620x1040 holder, its print inside a 24 px border
+    window = _box(160, 390, 660, 1090)
+    assert detect._window_end(OUTER, window) == "top"
+    turned = _box(100 + SLAB_W - 560, 100 + SLAB_H - 990, 100 + SLAB_W - 60, 100 + SLAB_H - 290)
+    assert detect._window_end(OUTER, turned) == "bottom"
+    assert detect._window_end(OUTER, _box(184, 470, 636, 1066)) == "top"  # the printed area only
+    # a bare card's art box (its border is 24 of 500 px all round) is no slab window
+    card = _box(100, 100, 600, 800)
+    assert detect._window_end(card, _box(124, 180, 576, 666)) is None
+
+
+def test_label_colours_need_label_text_at_the_same_end():
+    slab = render_slab(OHTANI, "PSA", "10", "81234567")
+    assert label_end_by_text_and_colour(slab, {"top": [("10", 0.85)], "bottom": []}) == "top"
+    assert label_end_by_text_and_colour(slab, {"top": [("81234567", 0.8)], "bottom": []}) == "top"
+    # a lone number on the left (a jersey number) or no text at all is not a label
+    assert label_end_by_text_and_colour(slab, {"top": [("4", 0.3)], "bottom": []}) is None
+    assert label_end_by_text_and_colour(slab, {"top": [], "bottom": []}) is None
+    flipped = np.ascontiguousarray(slab[::-1, ::-1])
+    assert label_end_by_text_and_colour(flipped, {"top": [], "bottom": [("9", 0.8)]}) == "bottom"
+    assert [lone_grade([t]) for t in ("9.5", "95", "10", "GEM MT", "105")] == ["9.5", "9.5", "10", None, None]
+
+
+def test_small_slabs_on_a_hard_photo_are_slabs_with_their_company():
+    # four slabs, each ~300 px tall, blurred and in perspective: before the window and colour checks all
+    # four were reported as bare cards (outlines measured with a card's proportions, labels unread)
+    labels = [("PSA", "10"), ("CGC", "9.5"), ("BGS", "9.5"), ("PSA", "9")]
+    specs = [CardSpec(id=f"s{i}", name=n, number=str(10 + i), release_name="2024 Topps Chrome", year="2024",
+                      team="Los Angeles Dodgers") for i, n in enumerate(["Shohei Ohtani", "Aaron Judge", "Mike Trout",
+                                                                       "Juan Soto"])]
+    data, truth = make_photo([render_slab(sp, c, g, "81234567", render_card(sp)) for sp, (c, g) in zip(specs, labels)],
+                             "hard", seed=3)
+    readings = analyse(data).readings
+    for t, (company, _) in zip(truth, labels):
+        best = max(readings, key=lambda r: detect._iou(t.quad, r.quad)[0])
+        assert detect._iou(t.quad, best.quad)[0] > 0.8
+        assert best.kind == "slab" and best.label is not None and best.label.company == company
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bare_cards_on_hard_photos_are_never_slabs(seed):
+    cards = [render_card(CardSpec(id=f"bare{seed}{i}", name=f"Player {i}", number=str(i + 1),
+                                  release_name="2024 Topps Chrome", year="2024", parallel=p))
+             for i, p in enumerate([None, "Red Refractor", "Gold", None])]
+    data, _ = make_photo(cards, "hard", seed=seed)
+    assert [r.kind for r in analyse(data).readings if r.kind == "slab"] == []
