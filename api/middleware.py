@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import re
 import time
 import uuid
@@ -15,6 +14,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
+from api.ratelimit import rate_limited
 from store.queries import keys as key_queries
 from tools import metrics
 from tools.context import Caller
@@ -213,9 +213,7 @@ async def _known_caller(request: web.Request, key: str) -> Caller | None:
     address = request.remote or "unknown"
     wait = failures.wait(address) if failures is not None else 0.0
     if wait > 0:
-        metrics.RATE_LIMITED.inc()
-        raise ServiceError("RATE_LIMITED", f"Too many invalid API keys from this address; retry in {math.ceil(wait)} s",
-                           retry_after=max(1.0, float(math.ceil(wait))))
+        raise rate_limited("Too many invalid API keys from this address", wait)
     async with ctx.sessions() as session:
         row = await key_queries.find_active(session=session, plaintext=key)
     if row is None:

@@ -35,8 +35,7 @@ class TokenBuckets:
     def take(self, key: uuid.UUID | str) -> float:
         """Take one token for ``key``: 0.0 when allowed, else the seconds until one is available."""
         now = self.clock()
-        tokens, at = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        tokens = self._level(key, now)
         self._calls += 1
         if self._calls % _PRUNE_EVERY == 0:
             self._prune(now)
@@ -46,17 +45,27 @@ class TokenBuckets:
         self._buckets[key] = (tokens, now)
         return (1.0 - tokens) / self.rate
 
-    def wait(self, key: object) -> float:
+    def wait(self, key: uuid.UUID | str) -> float:
         """Seconds until ``key`` has a token (0.0 when it has one now); takes nothing."""
-        now = self.clock()
-        tokens, at = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        tokens = self._level(key, self.clock())
         return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def _level(self, key: uuid.UUID | str, now: float) -> float:
+        """The tokens ``key`` holds at ``now`` (a bucket never seen is full)."""
+        tokens, at = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - at) * self.rate)
 
     def _prune(self, now: float) -> None:
         """Forget keys whose bucket has refilled (they would start full anyway)."""
         full_after = self.burst / self.rate
         self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full_after}
+
+
+def rate_limited(reason: str, wait: float) -> ServiceError:
+    """The 429 ``RATE_LIMITED`` error (counted) for a client that must wait ``wait`` seconds."""
+    metrics.RATE_LIMITED.inc()
+    return ServiceError("RATE_LIMITED", f"{reason}; retry in {math.ceil(wait)} s",
+                        retry_after=max(1.0, float(math.ceil(wait))))
 
 
 def rate_limit_middleware(per_min: int, burst: int, clock: Callable[[], float] = time.monotonic):
@@ -68,9 +77,7 @@ def rate_limit_middleware(per_min: int, burst: int, clock: Callable[[], float] =
         if caller is not None:
             wait = buckets.take(caller.key_id)
             if wait > 0:
-                metrics.RATE_LIMITED.inc()
-                raise ServiceError("RATE_LIMITED", f"Too many requests for this API key; retry in {math.ceil(wait)} s",
-                                   retry_after=max(1.0, float(math.ceil(wait))))
+                raise rate_limited("Too many requests for this API key", wait)
         return await handler(request)
 
     rate_limit.buckets = buckets  # type: ignore[attr-defined]
