@@ -57,8 +57,10 @@ async def page_ids(session: AsyncSession, term: str, skip: int, take: int) -> tu
     total = int((await session.execute(_COUNT, {"m": match})).scalar_one())
     if total == 0 or skip >= total:
         return [], total
-    size = int((await session.execute(_SIZE)).scalar_one())
-    walk = total >= MIN_WALK_MATCHES and (skip + take) * size < WALK_FACTOR * total * total
+    walk = total >= MIN_WALK_MATCHES  # the catalog's size is read only when a walk is in question
+    if walk:
+        size = int((await session.execute(_SIZE)).scalar_one())
+        walk = (skip + take) * size < WALK_FACTOR * total * total
     if walk:
         rows = await session.execute(_WALK, {"p": like_pattern(term), "take": take, "skip": skip})
     else:
