@@ -112,6 +112,16 @@ async def _read_part(part: BodyPartReader, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _encode(result: Any) -> bytes:
+    return json.dumps(dump_output(result)).encode()
+
+
+async def _json_body(t: Tool, request: web.Request, data: dict[str, Any]) -> bytes:
+    """A cacheable tool's answer (catalog reads: always a JSON model) as the bytes sent and cached."""
+    ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
+    return _encode(await t(ctx, parse_input(t, data)))
+
+
 def as_handler(t: Tool):
     accepted = _query_fields(t.input_model)
 
@@ -140,24 +150,23 @@ def as_handler(t: Tool):
         key = None
         if cache is not None and cache.enabled:
             key = cache_key(t.name, data)
-            hit = cache.get(key)
+            hit = cache.get(key) or await cache.join(key)
             if hit is not None:
                 return web.Response(body=hit[1], status=hit[0], content_type="application/json",
                                     headers={CACHE_HEADER: "HIT"})
+            with cache.computing(key):
+                body = await _json_body(t, request, data)
+                cache.put(key, t.status, body)
+            return web.Response(body=body, status=t.status, content_type="application/json",
+                                headers={CACHE_HEADER: "MISS"})
         ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
-        q = parse_input(t, data)
-        result = await t(ctx, q)
+        result = await t(ctx, parse_input(t, data))
         if result is None:
             return web.Response(status=204)
         if isinstance(result, Binary):
             return web.Response(body=result.content, content_type=result.content_type, headers=result.headers,
                                 status=t.status)
-        body = json.dumps(dump_output(result)).encode()
-        if key is not None:
-            cache.put(key, t.status, body)
-            return web.Response(body=body, status=t.status, content_type="application/json",
-                                headers={CACHE_HEADER: "MISS"})
-        return web.Response(body=body, status=t.status, content_type="application/json")
+        return web.Response(body=_encode(result), status=t.status, content_type="application/json")
 
     handler.__name__ = t.name
     setattr(handler, PUBLIC_ATTR, t.public)

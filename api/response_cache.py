@@ -11,14 +11,22 @@ Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the l
 by another process (``cardwise import ...``) takes to show, and ``CARDWISE_CATALOG_CACHE_ENTRIES``
 (4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies, least recently used
 first out. ``0`` for any of them turns the cache off. Responses carry
-``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts both.
+``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts hits, misses and joins.
+
+Identical misses are computed once (single flight): while one request computes an entry, the same
+request arriving from other clients waits for that answer instead of running the query again
+(``X-Cache: HIT``, counted as ``joined``). Without it, a popular search that expires under load is
+recomputed by every client asking at that moment, each query slowing the others. A failed
+computation stores nothing, and each waiting request then computes its own answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 
 from tools import metrics
 
@@ -33,6 +41,7 @@ class ResponseCache:
         self.size = 0  # bytes of bodies held
         self._clock = clock
         self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
+        self._computing: dict[Hashable, asyncio.Future] = {}
 
     @property
     def enabled(self) -> bool:
@@ -53,7 +62,33 @@ class ResponseCache:
         metrics.RESPONSE_CACHE.labels(result="miss").inc()
         return None
 
+    async def join(self, key: Hashable) -> tuple[int, bytes] | None:
+        """The answer another request is computing for ``key`` (awaited), or None when none is."""
+        pending = self._computing.get(key)
+        if pending is None:
+            return None
+        answer = await asyncio.shield(pending)
+        if answer is not None:
+            metrics.RESPONSE_CACHE.labels(result="joined").inc()
+        return answer
+
+    @contextmanager
+    def computing(self, key: Hashable) -> Iterator[None]:
+        """Mark ``key`` as being computed by this request: ``join`` waits for its ``put``."""
+        pending = asyncio.get_running_loop().create_future()
+        self._computing[key] = pending
+        try:
+            yield
+        finally:
+            if self._computing.get(key) is pending:
+                del self._computing[key]
+            if not pending.done():  # failed or cancelled: the waiting requests compute their own
+                pending.set_result(None)
+
     def put(self, key: Hashable, status: int, body: bytes) -> None:
+        pending = self._computing.pop(key, None)
+        if pending is not None and not pending.done():
+            pending.set_result((status, body))
         if len(body) > self.max_bytes:
             return
         self._drop(key)

@@ -47,7 +47,7 @@ AGENT_QUESTIONS = Counter("cardwise_agent_questions", "Agent questions by outcom
 IDENTIFY_SECONDS = Histogram("cardwise_identify_duration_seconds", "Identification work by stage",
                              ["stage"], buckets=_LATENCY_BUCKETS)
 
-RESPONSE_CACHE = Counter("cardwise_response_cache", "Cached catalog reads: hit or miss", ["result"])
+RESPONSE_CACHE = Counter("cardwise_response_cache", "Cached catalog reads: hit, miss, or joined (waited for an identical request computing it)", ["result"])
 
 DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by state "
                 "(size, checked_out, checked_in, overflow)", ["state"])

@@ -3,6 +3,7 @@ per-key, random or failed is ever cached."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 from api.app import create_app
@@ -10,6 +11,8 @@ from api.keys import RESPONSE_CACHE
 from api.response_cache import ResponseCache
 from api.settings import load_settings
 from store.models import Card
+from store.queries import catalog_cards
+from tools.errors import ServiceError
 
 
 async def _add_card(sessions, cat, name: str) -> None:
@@ -102,3 +105,60 @@ def test_cache_settings_come_from_the_environment():
     assert not ResponseCache(5, 10, max_bytes=0).enabled
     d = load_settings({})
     assert (d.catalog_cache_s, d.catalog_cache_entries, d.catalog_cache_mb) == (60.0, 4096, 64)
+
+
+def _slow_search(monkeypatch, fail_first: bool = False) -> list[int]:
+    """Count (and slow down) the card search queries the tool runs; optionally fail the first."""
+    calls: list[int] = []
+    real = catalog_cards.search_cards
+
+    async def search(**kw):
+        calls.append(1)
+        await asyncio.sleep(0.2)
+        if fail_first and len(calls) == 1:
+            raise ServiceError("SERVICE_UNAVAILABLE", "The database is unavailable")
+        return await real(**kw)
+
+    monkeypatch.setattr(catalog_cards, "search_cards", search)
+    return calls
+
+
+async def test_identical_searches_arriving_together_run_the_query_once(client, auth, cat, monkeypatch):
+    calls = _slow_search(monkeypatch)
+    resps = await asyncio.gather(*(client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth)
+                                   for _ in range(5)))
+    bodies = [await r.json() for r in resps]
+    assert [r.status for r in resps] == [200] * 5 and len(calls) == 1
+    assert all(b == bodies[0] for b in bodies) and bodies[0]["total_count"] == 2
+    assert sorted(r.headers["X-Cache"] for r in resps) == ["HIT"] * 4 + ["MISS"]
+    other = await client.get("/v1/catalog/cards", params={"name": "ohtani"}, headers=auth)
+    assert other.headers["X-Cache"] == "MISS" and len(calls) == 2  # other searches are not held up
+
+
+async def test_when_the_first_computation_fails_the_waiting_requests_compute_their_own(
+        client, auth, cat, monkeypatch):
+    calls = _slow_search(monkeypatch, fail_first=True)
+    first = asyncio.ensure_future(client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth))
+    await asyncio.sleep(0.05)  # the first request is computing when the second arrives
+    second = await client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth)
+    first = await first
+    assert first.status == 503 and (await first.json())["code"] == "SERVICE_UNAVAILABLE"
+    assert second.status == 200 and (await second.json())["total_count"] == 2 and len(calls) == 2
+    again = await client.get("/v1/catalog/cards", params={"name": "skenes"}, headers=auth)
+    assert again.headers["X-Cache"] == "HIT" and len(calls) == 2  # the second answer was cached
+
+
+async def test_a_request_cancelled_while_computing_releases_its_waiters():
+    cache = ResponseCache(ttl_s=10, max_entries=10)
+
+    async def leader() -> None:
+        with cache.computing("k"):
+            await asyncio.sleep(10)
+
+    task = asyncio.ensure_future(leader())
+    await asyncio.sleep(0)
+    waiter = asyncio.ensure_future(cache.join("k"))
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    task.cancel()
+    assert await asyncio.wait_for(waiter, 1) is None and await cache.join("k") is None
