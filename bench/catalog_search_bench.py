@@ -19,6 +19,9 @@
    configuration after each term was asked once (the steady state of a running server, whose
    repeated searches come from the per-process response cache, ``api/response_cache.py``).
    Targets: p99 <= 25 ms, ratio >= 0.35.
+4. Measures, in the same run, the floor of answering every search from the database: the bare
+   handler plus only the search's own SQL (exact count and page ids) through the same driver (one
+   process, no auth, validation, ORM or models). Its ratio bounds what the "no cache" run could reach.
 """
 
 from __future__ import annotations
@@ -125,6 +128,55 @@ if n > 1:
         if os.fork() == 0:
             break
 web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None, reuse_port=n > 1)
+'''
+
+# The floor of a search answered by the database on every request: the bare handler above plus
+# only the search's own SQL (the exact count and the page's card ids, the statements Cardwise runs,
+# through the same async driver: aiosqlite's thread hop or an asyncpg pool). No auth, validation,
+# ORM, card rows, prices or models. What this reaches bounds the "no cache" run on this machine.
+FLOOR = r'''
+import sys
+from aiohttp import web
+port, body_path, url = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+body = open(body_path, "rb").read()
+app = web.Application()
+def like(t):
+    return "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+if url.startswith("sqlite"):
+    import aiosqlite
+    async def ctx(app):
+        db = await aiosqlite.connect(url.split(":///", 1)[1])
+        size = (await db.execute_fetchall("SELECT max(rowid) FROM card"))[0][0]
+        async def search(t):
+            m = '"' + t.replace('"', '""') + '"'
+            n = (await db.execute_fetchall("SELECT count(*) FROM card_fts WHERE card_fts MATCH ?", (m,)))[0][0]
+            if n >= 1000 and 20 * size < 10 * n * n:
+                return await db.execute_fetchall(
+                    "SELECT id FROM card INDEXED BY ix_card_name_sort WHERE lower(name) LIKE ? ESCAPE '\\' "
+                    "ORDER BY lower(name), number_sort, number, id LIMIT 20", (like(t),))
+            return await db.execute_fetchall(
+                "SELECT id FROM card WHERE rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?) "
+                "ORDER BY lower(name), number_sort, number, id LIMIT 20", (m,))
+        app["search"] = search
+        yield
+        await db.close()
+else:
+    import asyncpg
+    async def ctx(app):
+        pool = await asyncpg.create_pool(url.replace("postgresql+asyncpg", "postgresql"), min_size=4, max_size=16)
+        async def search(t):
+            return await pool.fetch(
+                "SELECT id, count(*) OVER () FROM card WHERE lower(name) LIKE $1 "
+                "ORDER BY lower(name), number_sort, number, id LIMIT 20", like(t))
+        app["search"] = search
+        yield
+        await pool.close()
+app.cleanup_ctx.append(ctx)
+async def h(request):
+    await request.app["search"](request.query.get("name", "probe").lower())
+    return web.Response(body=body, content_type="application/json")
+app.router.add_get("/v1/catalog/cards", h)
+web.run_app(app, host="127.0.0.1", port=port, access_log=None, print=None)
 '''
 
 
@@ -248,16 +300,17 @@ async def main_async(args) -> None:
         await wait_up(f"http://127.0.0.1:{bare_port}/v1/catalog/cards", {})
         await drive(f"http://127.0.0.1:{bare_port}", {}, terms, 1.0, args.concurrency)
         results["bare"] = await drive(f"http://127.0.0.1:{bare_port}", {}, terms, args.seconds, args.concurrency)
+        results["floor: bare + SQL"] = await run_floor(url, body_file, terms, args)
         cards = "(--url)" if args.url else f"{args.cards:,}"
         print(f"db={args.db} cards={cards} terms={len(terms)} page={len(sample):,} bytes "
               f"concurrency={args.concurrency} workers={args.workers} (first pass over the terms, cached run: "
               f"{primed:.1f} s)")
         for label, r in results.items():
-            print(f"  {label:18s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
+            print(f"  {label:22s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
         print(f"  tool only (in-process, one at a time, no HTTP/auth): p50 {tool_res['p50']:.1f} ms  "
               f"p99 {tool_res['p99']:.1f} ms")
-        for label in ("cardwise, no cache", "cardwise, cached"):
+        for label in ("cardwise, no cache", "cardwise, cached", "floor: bare + SQL"):
             print(f"  ratio {label} / bare req/s: {results[label]['rps'] / results['bare']['rps']:.2f}")
     finally:
         if bare is not None:
@@ -269,6 +322,20 @@ async def main_async(args) -> None:
             conn = await asyncpg.connect(PG)
             await conn.execute(f'DROP DATABASE IF EXISTS "{cleanup}" WITH (FORCE)')
             await conn.close()
+
+
+async def run_floor(url: str, body_file: Path, terms: list[str], args) -> dict:
+    """The bare handler plus the search's own SQL per request (one process, like ``--workers 1``)."""
+    port = _port()
+    proc = subprocess.Popen([sys.executable, "-c", FLOOR, str(port), str(body_file), url],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        await wait_up(f"http://127.0.0.1:{port}/v1/catalog/cards", {})
+        await drive(f"http://127.0.0.1:{port}", {}, terms, 1.0, args.concurrency)
+        return await drive(f"http://127.0.0.1:{port}", {}, terms, args.seconds, args.concurrency)
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=10)
 
 
 @asynccontextmanager
