@@ -150,6 +150,7 @@ def as_handler(t: Tool):
         key = None
         if cache is not None and cache.enabled:
             key = cache_key(t.name, data)
+            await cache.sync()
             hit = cache.get(key) or await cache.join(key)
             if hit is not None:
                 return web.Response(body=hit[1], status=hit[0], content_type="application/json",

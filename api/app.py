@@ -22,6 +22,7 @@ from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
+from store.queries import catalog_version
 from tools.context import ToolContext
 from tools.settings import Settings
 
@@ -55,9 +56,16 @@ def create_app(settings: Settings | None = None) -> web.Application:
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
     app[ENGINE] = engine
+    sessions = sessionmaker(engine)
     app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries,
                                         settings.catalog_cache_mb << 20)
-    app[CONTEXT] = ToolContext(sessions=sessionmaker(engine), settings=settings,
+
+    async def read_catalog_version() -> int:
+        async with sessions() as s:
+            return await catalog_version.current(session=s)
+
+    app[RESPONSE_CACHE].watch(read_catalog_version, settings.catalog_version_check_s)
+    app[CONTEXT] = ToolContext(sessions=sessions, settings=settings,
                                services={KEY_CACHE: KeyCache(settings.auth_cache_s),
                                          AUTH_FAILURES: TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
                                          if settings.auth_fail_per_min > 0 else None})

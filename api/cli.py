@@ -23,6 +23,7 @@ from api.settings import load_settings
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import available as importers
+from store.queries import catalog_version
 from store.queries import keys as key_queries
 
 # other packages' commands: name -> (configure(subparser), run(args) -> int)
@@ -96,6 +97,24 @@ def cmd_keys(args: argparse.Namespace) -> int:
     return asyncio.run(_with_sessions(url, run))
 
 
+async def _changing_catalog(url: str, fn: Callable[[Any], Any]) -> Any:
+    """``_with_sessions`` for commands that change the catalog: the catalog version is raised when
+    they end (also after a failure: earlier batches are committed), so running servers drop their
+    cached catalog answers within ``CARDWISE_CATALOG_VERSION_CHECK_S``."""
+    async def run(sessions: Any) -> Any:
+        try:
+            return await fn(sessions)
+        finally:
+            try:
+                async with sessions() as s, s.begin():
+                    await catalog_version.bump(session=s)
+            except Exception as exc:  # the command's own outcome (or error) is what the user needs to see
+                print(f"warning: the catalog version was not raised ({exc.__class__.__name__}); running "
+                      "servers show the change within CARDWISE_CATALOG_CACHE_S", file=sys.stderr)
+
+    return await _with_sessions(url, run)
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     found = importers()
     if args.name not in found:
@@ -116,14 +135,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         return Progress(label, total, enabled=not args.quiet)
 
     try:
-        counts = asyncio.run(_with_sessions(url, lambda s: mod.run(s, args.source, progress=progress)))
+        counts = asyncio.run(_changing_catalog(url, lambda s: mod.run(s, args.source, progress=progress)))
     except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
         print(f"cardwise import {args.name}: {exc}", file=sys.stderr)
         return 2
     if args.name == "images":  # reference images are useful to identification once their features exist
         from tools._reference_images import index_images
 
-        counts = {**(counts or {}), **asyncio.run(_with_sessions(url, lambda s: index_images(s, progress=progress)))}
+        indexed = asyncio.run(_changing_catalog(url, lambda s: index_images(s, progress=progress)))
+        counts = {**(counts or {}), **indexed}
     print(json.dumps({"importer": args.name, **(counts or {})}))
     return 0
 
@@ -148,7 +168,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.no_migrate:
         migrations.upgrade(settings.database_url)
         mod = importers()["grades"]
-        asyncio.run(_with_sessions(settings.database_url, lambda s: mod.run(s, None)))
+        asyncio.run(_changing_catalog(settings.database_url, lambda s: mod.run(s, None)))
     workers = settings.workers if args.workers is None else args.workers
     if workers < 1:
         print("--workers must be at least 1", file=sys.stderr)
@@ -174,7 +194,7 @@ def cmd_vision(args: argparse.Namespace) -> int:
     url = load_settings().database_url
     migrations.upgrade(url)
     fn = index_images if args.action == "index" else render_missing
-    print(json.dumps(asyncio.run(_with_sessions(url, lambda s: fn(s)))))
+    print(json.dumps(asyncio.run(_changing_catalog(url, lambda s: fn(s)))))
     return 0
 
 

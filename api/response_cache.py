@@ -7,8 +7,13 @@ models and encoding the JSON. Only tools declared ``cache=True`` (deterministic 
 data; never random pulls, never per-key data) are cached, keyed by the tool and its query and path
 parameters exactly as sent. Only successful answers are stored; errors are recomputed every time.
 
-Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest an import made
-by another process (``cardwise import ...``) takes to show, and ``CARDWISE_CATALOG_CACHE_ENTRIES``
+Freshness: ``cardwise import ...`` and ``cardwise vision ...`` raise the catalog version
+(``store/queries/catalog_version.py``) when they end; each process reads it at most every
+``CARDWISE_CATALOG_VERSION_CHECK_S`` (1) seconds, before answering from the cache, and drops every
+entry when it moved. So an import by another process shows within about a second.
+
+Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest a change made
+outside those commands (by hand in SQL) takes to show, and ``CARDWISE_CATALOG_CACHE_ENTRIES``
 (4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies, least recently used
 first out. ``0`` for any of them turns the cache off. Responses carry
 ``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts hits, misses and joins.
@@ -25,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 from tools import metrics
@@ -42,6 +47,10 @@ class ResponseCache:
         self._clock = clock
         self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
         self._computing: dict[Hashable, asyncio.Future] = {}
+        self._read_version: Callable[[], Awaitable[int]] | None = None
+        self._check_every_s = 1.0
+        self._next_check = float("-inf")
+        self._version: int | None = None
 
     @property
     def enabled(self) -> bool:
@@ -61,6 +70,24 @@ class ResponseCache:
             self._drop(key)
         metrics.RESPONSE_CACHE.labels(result="miss").inc()
         return None
+
+    def watch(self, read_version: Callable[[], Awaitable[int]], every_s: float) -> None:
+        """Drop every entry whenever ``read_version()`` (read at most every ``every_s``) changes."""
+        self._read_version, self._check_every_s = read_version, every_s
+
+    async def sync(self) -> None:
+        """Read the catalog version when it is due; clear the cache if it moved since the last read."""
+        if self._read_version is None or self._clock() < self._next_check:
+            return
+        self._next_check = self._clock() + self._check_every_s
+        try:
+            version = await self._read_version()
+        except Exception:  # the database is unreachable: the request itself will say so; retried next time
+            self._next_check = float("-inf")
+            return
+        if self._version is not None and version != self._version:
+            self.clear()
+        self._version = version
 
     async def join(self, key: Hashable) -> tuple[int, bytes] | None:
         """The answer another request is computing for ``key`` (awaited), or None when none is."""

@@ -17,9 +17,10 @@
 | CARDWISE_AUTH_FAIL_PER_MIN | 60 | unknown or revoked API keys one client address may present a minute (after a burst of CARDWISE_AUTH_FAIL_BURST, 30); over it: 429 RATE_LIMITED without a key lookup; valid keys never count; 0 = no limit |
 | CARDWISE_AUTH_FAIL_BURST | 30 | see CARDWISE_AUTH_FAIL_PER_MIN |
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
-| CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; an import made by another process shows within this time; 0 = off |
+| CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; a catalog change made outside `cardwise import`/`cardwise vision` (e.g. by hand in SQL) shows within this time; 0 = off |
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
 | CARDWISE_CATALOG_CACHE_MB | 64 | most megabytes of cached catalog answers per process; 0 = off |
+| CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -65,6 +66,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         catalog_cache_s=float(get("CATALOG_CACHE_S", base.catalog_cache_s)),
         catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
         catalog_cache_mb=int(get("CATALOG_CACHE_MB", base.catalog_cache_mb)),
+        catalog_version_check_s=float(get("CATALOG_VERSION_CHECK_S", base.catalog_version_check_s)),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),

@@ -43,6 +43,15 @@ class Segment(UUIDPk, Base):
     description: Mapped[str | None] = mapped_column(Text)
 
 
+class CatalogVersion(Base):
+    """One row (id 1): a counter that every catalog-changing command (``cardwise import ...``,
+    ``cardwise vision ...``) raises, so serving processes can drop cached catalog answers at once."""
+    __tablename__ = "catalog_version"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Manufacturer(UUIDPk, Base):
     __tablename__ = "manufacturer"
     name: Mapped[str] = mapped_column(String(200), unique=True)

@@ -32,6 +32,8 @@ class Settings:
     catalog_cache_s: float = 60.0
     catalog_cache_entries: int = 4096
     catalog_cache_mb: int = 64
+    # seconds between reads of the catalog version (raised by imports): cached answers are dropped when it moves
+    catalog_version_check_s: float = 1.0
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

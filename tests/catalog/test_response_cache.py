@@ -162,3 +162,53 @@ async def test_a_request_cancelled_while_computing_releases_its_waiters():
     assert not waiter.done()
     task.cancel()
     assert await asyncio.wait_for(waiter, 1) is None and await cache.join("k") is None
+
+
+async def test_an_import_by_another_process_drops_the_cached_answers(aiohttp_client, make_settings, auth,
+                                                                     db_url, monkeypatch):
+    from api.cli import main
+
+    client = await aiohttp_client(create_app(make_settings(catalog_version_check_s=0)))
+    params = {"name": "charizard"}
+    before = [await client.get("/v1/catalog/cards", params=params, headers=auth) for _ in range(2)]
+    assert [r.headers["X-Cache"] for r in before] == ["MISS", "HIT"]
+    assert (await before[1].json())["total_count"] == 0
+    monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
+    assert await asyncio.to_thread(main, ["import", "demo", "--quiet"]) == 0  # as `cardwise import` would
+    after = await client.get("/v1/catalog/cards", params=params, headers=auth)
+    assert after.headers["X-Cache"] == "MISS" and (await after.json())["total_count"] > 0
+
+
+async def test_the_catalog_version_is_read_at_most_once_per_interval():
+    now, reads, version = [0.0], [], [1]
+
+    async def read() -> int:
+        reads.append(now[0])
+        return version[0]
+
+    cache = ResponseCache(ttl_s=100, max_entries=10, clock=lambda: now[0])
+    cache.watch(read, every_s=1.0)
+    await cache.sync()
+    cache.put("a", 200, b"A")
+    version[0] = 2  # an import ran; within the interval the cached answer still stands
+    now[0] = 0.5
+    await cache.sync()
+    assert cache.get("a") == (200, b"A") and reads == [0.0]
+    now[0] = 1.2  # the next read sees the new version and drops every answer
+    await cache.sync()
+    assert cache.get("a") is None and reads == [0.0, 1.2]
+    cache.put("a", 200, b"A2")
+    now[0] = 2.5  # unchanged version: answers stay
+    await cache.sync()
+    assert cache.get("a") == (200, b"A2") and reads == [0.0, 1.2, 2.5]
+
+
+async def test_an_unreachable_database_when_reading_the_version_keeps_the_cache_serving():
+    async def down() -> int:
+        raise ConnectionRefusedError("database down")
+
+    cache = ResponseCache(ttl_s=100, max_entries=10)
+    cache.watch(down, every_s=1.0)
+    cache.put("a", 200, b"A")
+    await cache.sync()
+    assert cache.get("a") == (200, b"A")
