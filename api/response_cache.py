@@ -82,8 +82,7 @@ class ResponseCache:
         self._next_check = self._clock() + self._check_every_s
         try:
             version = await self._read_version()
-        except Exception:  # the database is unreachable: the request itself will say so; retried next time
-            self._next_check = float("-inf")
+        except Exception:  # database unreachable: answers stand (the TTL bounds them); tried again next interval
             return
         if self._version is not None and version != self._version:
             self.clear()
