@@ -319,6 +319,14 @@ class CollectionCard(UUIDPk, Timestamps, Base):
     sell_price_cents: Mapped[int | None] = mapped_column(Integer)
     sold_price_cents: Mapped[int | None] = mapped_column(Integer)
     sold_date: Mapped[date | None] = mapped_column(Date)
+    # facts the analytics group and value by, kept current by triggers (migration collection_0002)
+    unit_cents: Mapped[int | None] = mapped_column(Integer)  # card_price of exactly this condition
+    raw_cents: Mapped[int | None] = mapped_column(Integer)  # the card's raw base price
+    release_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+    card_name: Mapped[str | None] = mapped_column(String(300))
+    set_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+    is_base: Mapped[bool | None] = mapped_column(Boolean)
+    numbered_to: Mapped[int | None] = mapped_column(Integer)
 
 
 class CollectionCardImage(UUIDPk, Base):

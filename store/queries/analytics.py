@@ -1,8 +1,10 @@
 """Collection analytics and breakdown as aggregate SQL over the valued entries of one collection.
 
-``valued(collection_id)`` is a CTE with one row per collection entry and its unit value: the
-``card_price`` row for exactly (card, parallel or base, grade or raw). Every figure is a SUM/COUNT
-over that CTE; money stays in integer cents (products are widened to BIGINT first).
+Each ``collection_card`` row carries its unit value (``unit_cents``: the ``card_price`` row for
+exactly card, parallel or base, grade or raw) and the card's release and name, kept current by
+triggers (migration ``collection_0002``); so every figure is one SUM/COUNT pass over the
+collection's own rows, with no per-entry catalog or price lookup. Money stays in integer cents
+(products are widened to BIGINT first).
 """
 
 from __future__ import annotations
@@ -58,19 +60,21 @@ def unit_price(card_id: Any, parallel_id: Any, grade_id: Any) -> Any:
     )
 
 
+def _sold() -> Any:
+    return and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
+
+
 def valued(collection_id: uuid.UUID) -> Any:
-    sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
     return (
         select(
             CC.id.label("id"), CC.card_id.label("card_id"), CC.parallel_id.label("parallel_id"),
             CC.grade_id.label("grade_id"), cast(CC.quantity, BigInteger).label("qty"),
             CC.buy_price_cents.label("buy"), CC.sell_price_cents.label("sell"), CC.sold_price_cents.label("sold_price"),
-            case((sold, 1), else_=0).label("sold"),
-            unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
+            case((_sold(), 1), else_=0).label("sold"), CC.unit_cents.label("unit"),
         )
         .where(CC.collection_id == collection_id)
         .cte("v")
-        .prefix_with("MATERIALIZED")  # price each entry once, however many aggregates read it
+        .prefix_with("MATERIALIZED")  # read the entries once, however many aggregates use them
     )
 
 
@@ -147,23 +151,24 @@ async def entry_details(*, session: AsyncSession, entry_ids: list[uuid.UUID]) ->
     ids = [i for i in entry_ids if i is not None]
     if not ids:
         return {}
-    unit = unit_price(CC.card_id, CC.parallel_id, CC.grade_id)
     rows = (await session.execute(_card_details(
-        select(CC.id, CC.card_id, Card.name, Release.name, Release.year, CC.buy_price_cents, unit, CC.quantity)
+        select(CC.id, CC.card_id, Card.name, Release.name, Release.year, CC.buy_price_cents, CC.unit_cents, CC.quantity)
         .select_from(CC), CC.card_id).where(CC.id.in_(ids)))).all()
     return {r[0]: tuple(r[1:]) for r in rows}
 
 
 def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
-    """(group id expression, group name expression, outer joins needed) for a breakdown dimension."""
+    """(group id expression, group name expression, joins needed) for a breakdown dimension: the
+    entry's own release id, card name or grade, or its release's year or manufacturer."""
+    release = (Release, Release.id == CC.release_id)
     if group_by == "release":
-        return Card.release_id, Release.name, []
+        return CC.release_id, Release.name, [release]
     if group_by == "year":
-        return Release.year, Release.year, []
+        return Release.year, Release.year, [release]
     if group_by == "player":
-        return Card.name, Card.name, []
+        return CC.card_name, CC.card_name, []
     if group_by == "manufacturer":
-        return Release.manufacturer_id, Manufacturer.name, [(Manufacturer, Manufacturer.id == Release.manufacturer_id)]
+        return Release.manufacturer_id, Manufacturer.name, [release, (Manufacturer, Manufacturer.id == Release.manufacturer_id)]
     return (CC.grade_id, GradingCompany.abbreviation + literal(" ") + Grade.value,
             [(Grade, Grade.id == CC.grade_id), (GradingType, GradingType.id == Grade.type_id),
              (GradingCompany, GradingCompany.id == GradingType.company_id)])
@@ -177,36 +182,28 @@ def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy, dialect: str, k
     with ``keys``, only the entries of those groups.
 
     The key keeps the id's type (uuids compare fast); text keys use byte order on PostgreSQL, which
-    sorts far faster than a locale collation and is all grouping needs. Grouping by grade reads no
-    catalog row at all.
+    sorts far faster than a locale collation and is all grouping needs. Only small tables are joined
+    (releases, manufacturers, grades), never the card or price tables.
     """
     gid, gname, joins = group_columns(group_by)
     nil: Any = "" if group_by in ("year", "player") else literal(_NIL, Uuid)
     gkey = func.coalesce(gid, nil)
     if group_by in ("year", "player") and dialect == "postgresql":
         gkey = gkey.collate("C")
-    sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
     stmt = (
         select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
                CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"),
-               case((sold, 1), else_=0).label("sold"),
-               unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
+               case((_sold(), 1), else_=0).label("sold"), CC.unit_cents.label("unit"),
                gid.label("gid"), gkey.label("gkey"), gname.label("gname"))
         .select_from(CC)
     )
-    if group_by == "player":
-        stmt = stmt.join(Card, Card.id == CC.card_id)
-    elif group_by != "grade":
-        stmt = stmt.join(Card, Card.id == CC.card_id).join(Release, Release.id == Card.release_id)
     for model, on in joins:
         stmt = stmt.outerjoin(model, on)
     stmt = stmt.where(CC.collection_id == collection_id)
-    if keys is not None:  # filter on the id itself (indexable), the nil key standing for "no id"
+    if keys is not None:  # filter on the id itself, the nil key standing for "no id"
         nil = "" if group_by in ("year", "player") else _NIL
         real = [k for k in keys if k != _NIL]  # "" stays: it is also a text id of its own
         stmt = stmt.where(or_(gid.in_(real), gid.is_(None)) if nil in keys else gid.in_(real))
-        if group_by == "player":  # from the players' cards (name index) to the collection's entries of them
-            stmt = stmt.where(CC.card_id.in_(select(Card.id).where(Card.name.in_(real))))
     return stmt.cte("g").prefix_with("MATERIALIZED")
 
 

@@ -37,20 +37,20 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     One statement, driven by the collection, never by the catalog's unowned cards one by one:
 
     * ``hc``: the collection's distinct held cards with their set, base flag, serial number and raw
-      price (one index probe each); its sets are the sets in the collection;
+      price, all carried on the entries (migration ``collection_0002``); its sets are the sets in the
+      collection;
     * ``catalog``: base cards and numbered ones per set of ``hc`` (an index-only range per set);
     * ``priced``: raw base prices summed per set of ``hc``: over all sets from the price rows (far
       fewer than cards), for one set card by card over its base cards;
     * "missing" figures are catalog minus owned.
     """
-    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id))
+    is_base = CC.is_base.is_(True)
+    hc = select(CC.card_id.label("card_id"), CC.set_id.label("set_id"), CC.numbered_to.label("numbered_to"),
+                case((is_base, 1), else_=0).label("base"), case((is_base, CC.raw_cents), else_=null()).label("price")
+                ).where(_held(collection_id))
     if set_id is not None:  # from the set's cards to the collection's (collection, card) index
-        held_ids = held_ids.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
-    held_ids = held_ids.distinct().cte("held")
-    hc = (select(Card.set_id.label("set_id"), Card.numbered_to.label("numbered_to"),
-                 case((Card.variation_of.is_(None), 1), else_=0).label("base"),
-                 case((Card.variation_of.is_(None), _raw_price(Card.id)), else_=null()).label("price"))
-          .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)).cte("hc").prefix_with("MATERIALIZED")
+        hc = hc.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
+    hc = hc.distinct().cte("hc").prefix_with("MATERIALIZED")  # every column is the card's: one row per card
     is_base = hc.c.base == 1
     owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
                     func.count(case((is_base, hc.c.numbered_to))).label("numbered"),
@@ -122,9 +122,7 @@ async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_
 
 
 async def set_in_collection(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID) -> bool:
-    found = await session.scalar(
-        select(literal(1)).select_from(CC).join(Card, Card.id == CC.card_id)
-        .where(_held(collection_id), Card.set_id == set_id).limit(1))
+    found = await session.scalar(select(literal(1)).select_from(CC).where(_held(collection_id), CC.set_id == set_id).limit(1))
     return found is not None
 
 
