@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Float, Uuid, and_, case, cast, func, literal, null, or_, select, text
+from sqlalchemy import BigInteger, Float, Uuid, and_, case, cast, func, literal, null, or_, select, text, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -157,114 +157,85 @@ async def entry_details(*, session: AsyncSession, entry_ids: list[uuid.UUID]) ->
     return {r[0]: tuple(r[1:]) for r in rows}
 
 
-def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
-    """(group id expression, group name expression, joins needed) for a breakdown dimension: the
-    entry's own release id, card name or grade, or its release's year or manufacturer."""
-    release = (Release, Release.id == CC.release_id)
-    if group_by == "release":
-        return CC.release_id, Release.name, [release]
-    if group_by == "year":
-        return Release.year, Release.year, [release]
-    if group_by == "player":
-        return CC.card_name, CC.card_name, []
-    if group_by == "manufacturer":
-        return Release.manufacturer_id, Manufacturer.name, [release, (Manufacturer, Manufacturer.id == Release.manufacturer_id)]
-    return (CC.grade_id, GradingCompany.abbreviation + literal(" ") + Grade.value,
-            [(Grade, Grade.id == CC.grade_id), (GradingType, GradingType.id == Grade.type_id),
-             (GradingCompany, GradingCompany.id == GradingType.company_id)])
-
-
+# the entry column each breakdown dimension groups by (kept current by triggers, migration collection_0002)
+GROUP_COLUMNS = {"release": CC.release_id, "year": CC.release_year, "player": CC.card_name,
+                 "manufacturer": CC.manufacturer_id, "grade": CC.grade_id}
+_TEXT = ("year", "player")
 _NIL = uuid.UUID(int=0)
 
 
-def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy, dialect: str, keys: list[Any] | None = None) -> Any:
-    """A CTE of valued entries carrying their group id, a never-null group key and the group name;
-    with ``keys``, only the entries of those groups.
-
-    The key keeps the id's type (uuids compare fast); text keys use byte order on PostgreSQL, which
-    sorts far faster than a locale collation and is all grouping needs. Only small tables are joined
-    (releases, manufacturers, grades), never the card or price tables.
-    """
-    gid, gname, joins = group_columns(group_by)
-    nil: Any = "" if group_by in ("year", "player") else literal(_NIL, Uuid)
-    gkey = func.coalesce(gid, nil)
-    if group_by in ("year", "player") and dialect == "postgresql":
-        gkey = gkey.collate("C")
-    stmt = (
-        select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
-               CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"),
-               case((_sold(), 1), else_=0).label("sold"), CC.unit_cents.label("unit"),
-               gid.label("gid"), gkey.label("gkey"), gname.label("gname"))
-        .select_from(CC)
-    )
-    for model, on in joins:
-        stmt = stmt.outerjoin(model, on)
-    stmt = stmt.where(CC.collection_id == collection_id)
-    if keys is not None:  # filter on the id itself, the nil key standing for "no id"
-        nil = "" if group_by in ("year", "player") else _NIL
-        real = [k for k in keys if k != _NIL]  # "" stays: it is also a text id of its own
-        stmt = stmt.where(or_(gid.in_(real), gid.is_(None)) if nil in keys else gid.in_(real))
-    return stmt.cte("g").prefix_with("MATERIALIZED")
+def held_value() -> Any:
+    """An entry's unit value while held, NULL once sold."""
+    return case((_sold(), null()), else_=CC.unit_cents)
 
 
-def _ranked(v: Any, per_group: int) -> Any:
-    """Each group's top ``per_group`` entries of ``v`` as (gkey, card id, quantity, buy, current unit, rank):
-    the most valuable held copy first, unpriced and sold entries last."""
-    current = case((v.c.sold == 0, v.c.unit), else_=null())
-    rank = func.row_number().over(
-        partition_by=v.c.gkey, order_by=(current.is_(None), current.desc(), v.c.qty.desc(), v.c.id)).label("rn")
-    ranked = select(v.c.gkey, v.c.card_id, v.c.qty, v.c.buy, current.label("cur"), rank).subquery("ranked")
-    return select(ranked).where(ranked.c.rn <= per_group).subquery("tops")
+def top_order() -> list[Any]:
+    """topCards order: held and priced first, highest value, larger quantity, then id. The
+    ``ix_collection_card_by_<group>`` indexes hold (collection, group column, this order)."""
+    cur = held_value()
+    return [cur.is_(None), cur.desc(), CC.quantity.desc(), CC.id]
 
 
-def _top(m: Any, prefix: str = "") -> tuple[Any, ...]:
-    return m[f"{prefix}card_id"], int(m[f"{prefix}qty"]), m[f"{prefix}buy"], m[f"{prefix}cur"]
+def _group_name(group_by: GroupBy, gid: Any) -> tuple[Any, list[tuple[Any, Any]]]:
+    """(group name expression, outer joins) for aggregated rows with group id ``gid``: names come from
+    the small tables (releases, manufacturers, grades), read once per group."""
+    if group_by == "release":
+        return Release.name, [(Release, Release.id == gid)]
+    if group_by == "manufacturer":
+        return Manufacturer.name, [(Manufacturer, Manufacturer.id == gid)]
+    if group_by == "grade":
+        return (GradingCompany.abbreviation + literal(" ") + Grade.value,
+                [(Grade, Grade.id == gid), (GradingType, GradingType.id == Grade.type_id),
+                 (GradingCompany, GradingCompany.id == GradingType.company_id)])
+    return gid, []
 
 
-async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, per_group: int = 0
-                 ) -> list[dict[str, Any]]:
+async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy) -> list[dict[str, Any]]:
     """Every group's aggregates (``gkey``, ``gid``, ``gname`` and the money columns), one row per group.
 
-    With ``per_group``, each group also carries ``tops``, its top entries as (card id, quantity, buy
-    cents, current unit cents), from the same pricing pass; worth it where groups are few (a release,
-    a year...). Otherwise the caller sorts and pages the groups and asks ``top_entries`` for the listed
-    ones only (players: one group per distinct card name; releases: hundreds).
+    One pass over the collection's entries, grouped on their own column (in index order, so without
+    a sort where the engine can); the never-null key keeps the id's type (uuids compare fast), the
+    missing id becoming the nil uuid or "". Names are joined to the groups, not to the entries.
     """
-    v = _grouped_source(collection_id, group_by, session.bind.dialect.name)
+    gid = GROUP_COLUMNS[group_by]
+    sold = case((_sold(), 1), else_=0)
+    v = (select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
+                CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"), sold.label("sold"),
+                CC.unit_cents.label("unit"), gid.label("gid"))
+         .where(CC.collection_id == collection_id).subquery("v"))
     cols = _money_columns(v)
-    agg = (select(v.c.gkey, v.c.gid, func.min(v.c.gname).label("gname"), *[c.label(k) for k, c in cols.items()])
-           .group_by(v.c.gkey, v.c.gid))
-    if not per_group:
-        out = []
-        for r in (await session.execute(agg)).all():
-            m = r._mapping
-            out.append({"gkey": m["gkey"], "gid": m["gid"], "gname": m["gname"], **{k: _num(m[k]) for k in cols}})
-        return out
-    agg = agg.subquery("agg")
-    tops = _ranked(v, per_group)
-    stmt = (select(agg, tops.c.card_id.label("t_card_id"), tops.c.qty.label("t_qty"), tops.c.buy.label("t_buy"),
-                   tops.c.cur.label("t_cur"))
-            .join(tops, tops.c.gkey == agg.c.gkey).order_by(agg.c.gkey, tops.c.rn))
-    by_key: dict[Any, dict[str, Any]] = {}
-    for r in (await session.execute(stmt)).all():
-        m = r._mapping
-        g = by_key.get(m["gkey"])
-        if g is None:
-            g = by_key[m["gkey"]] = {"gkey": m["gkey"], "gid": m["gid"], "gname": m["gname"], "tops": [],
-                                     **{k: _num(m[k]) for k in cols}}
-        g["tops"].append(_top(m, "t_"))
-    return list(by_key.values())
+    agg = select(v.c.gid, *[c.label(k) for k, c in cols.items()]).group_by(v.c.gid).subquery("agg")
+    name, joins = _group_name(group_by, agg.c.gid)
+    gkey = func.coalesce(agg.c.gid, "" if group_by in _TEXT else literal(_NIL, Uuid))
+    stmt = select(gkey.label("gkey"), agg, name.label("gname")).select_from(agg)
+    for model, on in joins:
+        stmt = stmt.outerjoin(model, on)
+    names = ["gkey", "gid", *cols, "gname"]
+    return [dict(zip(names, row)) for row in (await session.execute(stmt)).all()]
 
 
 async def top_entries(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, keys: list[Any],
                       per_group: int = 5) -> dict[Any, list[tuple[Any, ...]]]:
-    """gkey -> the top ``per_group`` entries (as in ``groups``) of the listed groups only."""
+    """gkey -> the top ``per_group`` entries of each listed group as (card id, quantity, buy cents,
+    current unit cents): one short range of the group's index per group, no sort of the collection."""
     if not keys:
         return {}
-    tops = _ranked(_grouped_source(collection_id, group_by, session.bind.dialect.name, keys=keys), per_group)
+    gid, cur = GROUP_COLUMNS[group_by], held_value()
+    parts = []
+    for i, key in enumerate(keys):
+        if group_by in _TEXT and key == "":  # the "" key stands for no name and for an empty one
+            match = or_(gid.is_(None), gid == "")
+        else:
+            match = gid.is_(None) if key == _NIL and group_by not in _TEXT else gid == key
+        parts.append(select(literal(i).label("g"), CC.card_id.label("card_id"), CC.quantity.label("qty"),
+                            CC.buy_price_cents.label("buy"), cur.label("cur"), CC.id.label("id"))
+                     .where(CC.collection_id == collection_id, match).order_by(*top_order()).limit(per_group)
+                     .subquery().select())
+    u = union_all(*parts).subquery("tops")
+    stmt = select(u).order_by(u.c.g, u.c.cur.is_(None), u.c.cur.desc(), u.c.qty.desc(), u.c.id)
     out: dict[Any, list[tuple[Any, ...]]] = {}
-    for r in (await session.execute(select(tops).order_by(tops.c.gkey, tops.c.rn))).all():
-        out.setdefault(r._mapping["gkey"], []).append(_top(r._mapping))
+    for g, card_id, qty, buy, unit, _id in (await session.execute(stmt)).all():
+        out.setdefault(keys[g], []).append((card_id, int(qty), buy, unit))
     return out
 
 
