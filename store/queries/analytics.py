@@ -64,17 +64,18 @@ def _sold() -> Any:
     return and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
 
 
-def valued(collection_id: uuid.UUID) -> Any:
+def valued(collection_id: uuid.UUID, name: str = "v") -> Any:
+    """The collection's entries with the columns the aggregates read: a plain subquery, so that the
+    engine reads only the columns a statement uses (from a covering index where one has them)."""
     return (
         select(
-            CC.id.label("id"), CC.card_id.label("card_id"), CC.parallel_id.label("parallel_id"),
-            CC.grade_id.label("grade_id"), cast(CC.quantity, BigInteger).label("qty"),
-            CC.buy_price_cents.label("buy"), CC.sell_price_cents.label("sell"), CC.sold_price_cents.label("sold_price"),
+            CC.id.label("id"), CC.card_id.label("card_id"), CC.grade_id.label("grade_id"),
+            cast(CC.quantity, BigInteger).label("qty"), CC.buy_price_cents.label("buy"),
+            CC.sell_price_cents.label("sell"), CC.sold_price_cents.label("sold_price"),
             case((_sold(), 1), else_=0).label("sold"), CC.unit_cents.label("unit"),
         )
         .where(CC.collection_id == collection_id)
-        .cte("v")
-        .prefix_with("MATERIALIZED")  # read the entries once, however many aggregates use them
+        .subquery(name)
     )
 
 
@@ -126,13 +127,13 @@ async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool 
         "roi_n": func.sum(case((roi_row, 1), else_=0)),
     })
     extra = []
-    if tops:
-        priced = and_(held, v.c.unit.is_not(None))
+    if tops:  # each its own pass over the entries, keeping only the best row (no full sort)
+        g, t = valued(collection_id, "g"), valued(collection_id, "t")
         extra = [
-            select(v.c.id).where(priced, v.c.buy > 0)
-            .order_by((v.c.unit - v.c.buy).desc(), v.c.unit.desc(), v.c.id).limit(1).scalar_subquery().label("gainer"),
-            select(v.c.id).where(priced).order_by(v.c.unit.desc(), v.c.qty.desc(), v.c.id).limit(1)
-            .scalar_subquery().label("top"),
+            select(g.c.id).where(g.c.sold == 0, g.c.unit.is_not(None), g.c.buy > 0)
+            .order_by((g.c.unit - g.c.buy).desc(), g.c.unit.desc(), g.c.id).limit(1).scalar_subquery().label("gainer"),
+            select(t.c.id).where(t.c.sold == 0, t.c.unit.is_not(None)).order_by(t.c.unit.desc(), t.c.qty.desc(), t.c.id)
+            .limit(1).scalar_subquery().label("top"),
         ]
     row = (await session.execute(select(*[c.label(k) for k, c in cols.items()], *extra))).one()._mapping
     out: dict[str, Any] = {k: (float(row[k]) if k == "roi_sum" and row[k] is not None else _num(row[k])) for k in cols}

@@ -45,12 +45,14 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     * "missing" figures are catalog minus owned.
     """
     is_base = CC.is_base.is_(True)
-    hc = select(CC.card_id.label("card_id"), CC.set_id.label("set_id"), CC.numbered_to.label("numbered_to"),
-                case((is_base, 1), else_=0).label("base"), case((is_base, CC.raw_cents), else_=null()).label("price")
+    # one row per card (every other column is the card's), grouped in the order of
+    # ix_collection_card_sets (collection, set, card, ...), which holds all the columns read
+    hc = select(CC.set_id.label("set_id"), func.max(case((is_base, 1), else_=0)).label("base"),
+                func.max(CC.numbered_to).label("numbered_to"), func.max(case((is_base, CC.raw_cents))).label("price")
                 ).where(_held(collection_id))
-    if set_id is not None:  # from the set's cards to the collection's (collection, card) index
-        hc = hc.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
-    hc = hc.distinct().cte("hc").prefix_with("MATERIALIZED")  # every column is the card's: one row per card
+    if set_id is not None:
+        hc = hc.where(CC.set_id == set_id)
+    hc = hc.group_by(CC.set_id, CC.card_id).cte("hc").prefix_with("MATERIALIZED")
     is_base = hc.c.base == 1
     owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
                     func.count(case((is_base, hc.c.numbered_to))).label("numbered"),

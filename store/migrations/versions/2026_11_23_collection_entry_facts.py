@@ -19,9 +19,12 @@ condition (and their raw price for a raw base row); a change of a card's name, r
 variation or serial number is copied to its entries, and so is a release's new year or manufacturer.
 
 Indexes ``ix_collection_card_by_<group>`` (collection, group column, then the topCards order: held
-and priced first, highest value, larger quantity, id) let a breakdown read a group's top entries
-with one short index range and group a collection's entries without sorting them. They are
-expression indexes, so like the search indexes they are made here and not in the models.
+and priced first, highest value, larger quantity, id; then the other columns the aggregates read)
+let a breakdown read a group's top entries with one short index range and aggregate a collection's
+entries from the index alone, in group order, without sorting them; ``ix_collection_card_sets``
+(collection, set, card, base flag, serial number, raw price, sold) does the same for set progress.
+They hold expressions or serve only these reads, so like the search indexes they are made here and
+not in the models.
 
 Concurrency (PostgreSQL, READ COMMITTED): an entry write takes a shared transaction advisory lock
 before it reads prices; a price or card change takes it exclusively before it rewrites entries.
@@ -51,6 +54,8 @@ HELD = "CASE WHEN sold_price_cents IS NOT NULL AND sold_date IS NOT NULL THEN NU
 TOP_ORDER = f"(({HELD}) IS NULL), ({HELD}) DESC, quantity DESC, id"
 GROUPS = {"release": "release_id", "year": "release_year", "manufacturer": "manufacturer_id",
           "player": "card_name", "grade": "grade_id"}
+COVERED = "card_id, buy_price_cents, sell_price_cents, sold_price_cents, sold_date, unit_cents"
+SETS = "collection_id, set_id, card_id, is_base, numbered_to, raw_cents, sold_price_cents, sold_date"
 
 
 def _card_facts(card_id: str) -> str:
@@ -168,12 +173,15 @@ def upgrade() -> None:
     for stmt in _pg() if dialect == "postgresql" else _sqlite():
         op.execute(stmt)
     for column in GROUPS.values():
-        op.execute(f"CREATE INDEX ix_collection_card_by_{column} ON collection_card (collection_id, {column}, {TOP_ORDER})")
+        op.execute(f"CREATE INDEX ix_collection_card_by_{column} ON collection_card "
+                   f"(collection_id, {column}, {TOP_ORDER}, {COVERED})")
+    op.execute(f"CREATE INDEX ix_collection_card_sets ON collection_card ({SETS})")
 
 
 def downgrade() -> None:
     for column in GROUPS.values():
         op.execute(f"DROP INDEX IF EXISTS ix_collection_card_by_{column}")
+    op.execute("DROP INDEX IF EXISTS ix_collection_card_sets")
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER IF EXISTS release_entry_facts ON release")
         op.execute("DROP TRIGGER IF EXISTS card_entry_facts ON card")
