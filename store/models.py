@@ -86,6 +86,7 @@ class Card(UUIDPk, Base):
     variation_of: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("card.id", ondelete=CASCADE), index=True)
     numbered_to: Mapped[int | None] = mapped_column(Integer)
     rarity: Mapped[str | None] = mapped_column(String(80))
+    raw_cents: Mapped[int | None] = mapped_column(Integer)  # raw base price, kept by triggers (collection_0003)
 
 
 class Attribute(UUIDPk, Base):

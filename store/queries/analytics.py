@@ -9,15 +9,30 @@ collection's own rows, with no per-entry catalog or price lookup. Money stays in
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Float, Uuid, and_, case, cast, func, literal, null, or_, select, text, union_all
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    Uuid,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    text,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
     Card,
-    CardPrice,
     CardSet,
     CollectionCard,
     Grade,
@@ -45,26 +60,11 @@ async def tune(*, session: AsyncSession) -> None:
         await session.execute(text("SET LOCAL random_page_cost = 1.1"))
 
 
-def unit_price(card_id: Any, parallel_id: Any, grade_id: Any) -> Any:
-    """Scalar subquery: the current price in cents of one copy in this condition (NULL if none).
-
-    ``card_price`` holds one row per condition; should a duplicate slip in, the higher value counts.
-    """
-    def same(col: Any, value: Any) -> Any:
-        return col.is_(None) if value is None else col.is_not_distinct_from(value)
-
-    return (
-        select(func.max(CardPrice.value_cents))
-        .where(CardPrice.card_id == card_id, same(CardPrice.parallel_id, parallel_id), same(CardPrice.grade_id, grade_id))
-        .scalar_subquery()
-    )
-
-
 def _sold() -> Any:
     return and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
 
 
-def valued(collection_id: uuid.UUID, name: str = "v") -> Any:
+def valued(collection_id: Any, name: str = "v") -> Any:
     """The collection's entries with the columns the aggregates read: a plain subquery, so that the
     engine reads only the columns a statement uses (from a covering index where one has them)."""
     return (
@@ -111,10 +111,10 @@ def _num(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool = False) -> dict[str, Any]:
-    """Collection-wide aggregates in one pass; with ``tops`` also the entry ids of the top gainer
-    (largest gain per copy over a positive buy price) and the top value (highest price per copy)."""
-    v = valued(collection_id)
+@functools.lru_cache(maxsize=None)
+def _totals_statement(tops: bool) -> tuple[Any, list[str]]:
+    """The totals statement, built once (the collection is the bound ``c``)."""
+    v = valued(bindparam("c", type_=Uuid))
     cols = _money_columns(v)
     held = v.c.sold == 0
     roi_row = and_(v.c.buy > 0, or_(v.c.sold == 1, v.c.unit.is_not(None)))
@@ -128,14 +128,21 @@ async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool 
     })
     extra = []
     if tops:  # each its own pass over the entries, keeping only the best row (no full sort)
-        g, t = valued(collection_id, "g"), valued(collection_id, "t")
+        g, t = valued(bindparam("c", type_=Uuid), "g"), valued(bindparam("c", type_=Uuid), "t")
         extra = [
             select(g.c.id).where(g.c.sold == 0, g.c.unit.is_not(None), g.c.buy > 0)
             .order_by((g.c.unit - g.c.buy).desc(), g.c.unit.desc(), g.c.id).limit(1).scalar_subquery().label("gainer"),
             select(t.c.id).where(t.c.sold == 0, t.c.unit.is_not(None)).order_by(t.c.unit.desc(), t.c.qty.desc(), t.c.id)
             .limit(1).scalar_subquery().label("top"),
         ]
-    row = (await session.execute(select(*[c.label(k) for k, c in cols.items()], *extra))).one()._mapping
+    return select(*[c.label(k) for k, c in cols.items()], *extra), list(cols)
+
+
+async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool = False) -> dict[str, Any]:
+    """Collection-wide aggregates in one pass; with ``tops`` also the entry ids of the top gainer
+    (largest gain per copy over a positive buy price) and the top value (highest price per copy)."""
+    stmt, cols = _totals_statement(tops)
+    row = (await session.execute(stmt, {"c": collection_id})).one()._mapping
     out: dict[str, Any] = {k: (float(row[k]) if k == "roi_sum" and row[k] is not None else _num(row[k])) for k in cols}
     if tops:
         out["gainer"], out["top"] = row["gainer"], row["top"]
@@ -191,19 +198,15 @@ def _group_name(group_by: GroupBy, gid: Any) -> tuple[Any, list[tuple[Any, Any]]
     return gid, []
 
 
-async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy) -> list[dict[str, Any]]:
-    """Every group's aggregates (``gkey``, ``gid``, ``gname`` and the money columns), one row per group.
-
-    One pass over the collection's entries, grouped on their own column (in index order, so without
-    a sort where the engine can); the never-null key keeps the id's type (uuids compare fast), the
-    missing id becoming the nil uuid or "". Names are joined to the groups, not to the entries.
-    """
+@functools.lru_cache(maxsize=None)
+def _groups_statement(group_by: GroupBy) -> tuple[Any, list[str]]:
+    """The groups statement of a dimension, built once (the collection is the bound ``c``)."""
     gid = GROUP_COLUMNS[group_by]
     sold = case((_sold(), 1), else_=0)
     v = (select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
                 CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"), sold.label("sold"),
                 CC.unit_cents.label("unit"), gid.label("gid"))
-         .where(CC.collection_id == collection_id).subquery("v"))
+         .where(CC.collection_id == bindparam("c", type_=Uuid)).subquery("v"))
     cols = _money_columns(v)
     agg = select(v.c.gid, *[c.label(k) for k, c in cols.items()]).group_by(v.c.gid).subquery("agg")
     name, joins = _group_name(group_by, agg.c.gid)
@@ -211,8 +214,39 @@ async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: G
     stmt = select(gkey.label("gkey"), agg, name.label("gname")).select_from(agg)
     for model, on in joins:
         stmt = stmt.outerjoin(model, on)
-    names = ["gkey", "gid", *cols, "gname"]
-    return [dict(zip(names, row)) for row in (await session.execute(stmt)).all()]
+    return stmt, ["gkey", "gid", *cols, "gname"]
+
+
+async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy) -> list[dict[str, Any]]:
+    """Every group's aggregates (``gkey``, ``gid``, ``gname`` and the money columns), one row per group.
+
+    One pass over the collection's entries, grouped on their own column (in index order, so without
+    a sort where the engine can); the never-null key keeps the id's type (uuids compare fast), the
+    missing id becoming the nil uuid or "". Names are joined to the groups, not to the entries.
+    """
+    stmt, names = _groups_statement(group_by)
+    return [dict(zip(names, row)) for row in (await session.execute(stmt, {"c": collection_id})).all()]
+
+
+@functools.lru_cache(maxsize=64)
+def _tops_statement(group_by: GroupBy, nil_keys: tuple[bool, ...], per_group: int) -> Any:
+    """UNION ALL of one index range per listed group (``k0``, ``k1``... bound; a missing id when
+    ``nil_keys`` says so), built once per shape: building a 20-part union costs more than running it."""
+    gid, cur = GROUP_COLUMNS[group_by], held_value()
+    parts = []
+    for i, nil in enumerate(nil_keys):
+        if not nil:
+            match = gid == bindparam(f"k{i}")
+        elif group_by in _TEXT:  # the "" key stands for no name and for an empty one
+            match = or_(gid.is_(None), gid == "")
+        else:
+            match = gid.is_(None)
+        parts.append(select(literal(i).label("g"), CC.card_id.label("card_id"), CC.quantity.label("qty"),
+                            CC.buy_price_cents.label("buy"), cur.label("cur"), CC.id.label("id"))
+                     .where(CC.collection_id == bindparam("c", type_=Uuid), match).order_by(*top_order())
+                     .limit(per_group).subquery().select())
+    u = union_all(*parts).subquery("tops")
+    return select(u).order_by(u.c.g, u.c.cur.is_(None), u.c.cur.desc(), u.c.qty.desc(), u.c.id)
 
 
 async def top_entries(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, keys: list[Any],
@@ -221,21 +255,12 @@ async def top_entries(*, session: AsyncSession, collection_id: uuid.UUID, group_
     current unit cents): one short range of the group's index per group, no sort of the collection."""
     if not keys:
         return {}
-    gid, cur = GROUP_COLUMNS[group_by], held_value()
-    parts = []
-    for i, key in enumerate(keys):
-        if group_by in _TEXT and key == "":  # the "" key stands for no name and for an empty one
-            match = or_(gid.is_(None), gid == "")
-        else:
-            match = gid.is_(None) if key == _NIL and group_by not in _TEXT else gid == key
-        parts.append(select(literal(i).label("g"), CC.card_id.label("card_id"), CC.quantity.label("qty"),
-                            CC.buy_price_cents.label("buy"), cur.label("cur"), CC.id.label("id"))
-                     .where(CC.collection_id == collection_id, match).order_by(*top_order()).limit(per_group)
-                     .subquery().select())
-    u = union_all(*parts).subquery("tops")
-    stmt = select(u).order_by(u.c.g, u.c.cur.is_(None), u.c.cur.desc(), u.c.qty.desc(), u.c.id)
+    nil = "" if group_by in _TEXT else _NIL
+    nils = tuple(k == nil for k in keys)
+    params: dict[str, Any] = {f"k{i}": k for i, k in enumerate(keys) if not nils[i]}
+    stmt = _tops_statement(group_by, nils, per_group)
     out: dict[Any, list[tuple[Any, ...]]] = {}
-    for g, card_id, qty, buy, unit, _id in (await session.execute(stmt)).all():
+    for g, card_id, qty, buy, unit, _id in (await session.execute(stmt, {"c": collection_id, **params})).all():
         out.setdefault(keys[g], []).append((card_id, int(qty), buy, unit))
     return out
 

@@ -8,7 +8,7 @@ import asyncio
 import uuid
 from datetime import date, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 
 from store.importers._bulk import upsert
 from store.models import Card, CardPrice, CollectionCard, Parallel, PriceRecord, Release
@@ -143,3 +143,39 @@ async def test_price_change_racing_an_entry_write_is_not_lost(owned, cat, sessio
     await asyncio.wait_for(writer, 10)
     async with sessions() as s:
         assert await s.scalar(select(CollectionCard.unit_cents).where(CollectionCard.id == entry_id)) == 5000
+
+
+async def _stats_match_a_recount(sessions) -> dict:
+    """set_base_stats (migration collection_0003) equals a recount from card and card_price."""
+    recount = text(
+        "SELECT c.set_id, count(*), count(c.numbered_to), count(r.p), coalesce(sum(r.p), 0) FROM card c "
+        "LEFT JOIN (SELECT card_id, max(value_cents) p FROM card_price WHERE parallel_id IS NULL AND grade_id IS NULL "
+        "GROUP BY card_id) r ON r.card_id = c.id WHERE c.variation_of IS NULL GROUP BY c.set_id")
+    async with sessions() as s:
+        kept = {uuid.UUID(str(r[0])): tuple(r[1:]) for r in await s.execute(text(
+            "SELECT set_id, base_cards, numbered_base_cards, priced_base_cards, raw_base_cents FROM set_base_stats "
+            "WHERE base_cards <> 0 OR raw_base_cents <> 0"))}
+        fresh = {uuid.UUID(str(r[0])): tuple(r[1:]) for r in await s.execute(recount)}
+    assert kept == fresh
+    return fresh
+
+
+async def test_set_stats_follow_catalog_and_price_changes(cat, sessions):
+    c, sid = cat.cards, cat.cards["judge"].set_id
+    await _stats_match_a_recount(sessions)
+    await add_price(sessions, c["judge"].id, 1000)
+    await add_price(sessions, c["judge"].id, 1500)                          # a duplicate raw row: the higher counts
+    await add_price(sessions, c["ohtani_var"].id, 9000)                     # a variation: not a base card
+    await _sale(sessions, c["ohtani"].id, 40, 3)
+    await _refresh(sessions)
+    assert (await _stats_match_a_recount(sessions))[sid] == (3, 0, 2, 5500)
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=sid, release_id=c["judge"].release_id, name="New Guy", number="99",
+                   numbered_to=10))
+        await s.execute(update(Card).where(Card.id == c["ohtani_var"].id).values(variation_of=None))
+        await s.execute(update(Card).where(Card.id == c["skenes"].id).values(numbered_to=25))
+    assert (await _stats_match_a_recount(sessions))[sid] == (5, 2, 3, 14500)
+    async with sessions() as s, s.begin():                                  # cascades to its price rows
+        await s.execute(delete(Card).where(Card.id == c["ohtani_var"].id))
+        await s.execute(update(CardPrice).where(CardPrice.card_id == c["judge"].id).values(value_cents=500))
+    assert (await _stats_match_a_recount(sessions))[sid] == (4, 2, 2, 4500)
