@@ -115,13 +115,20 @@ async def test_catalog_changes_reach_the_entries(api, owned, cat, sessions):
     await add_price(sessions, judge.id, 1000)
     await add_price(sessions, judge.id, 10000, parallel_id=gold.id)
     await _add(api, owned.cid, {"cardId": str(judge.id), "parallelId": str(gold.id)})
-    async with sessions() as s, s.begin():
+    async with sessions() as s, s.begin():  # the importers' upsert (INSERT ... ON CONFLICT DO UPDATE)
         other = await s.scalar(select(Release.id).where(Release.name == "1989 Topps"))
-        await s.execute(update(Card).where(Card.id == judge.id).values(name="Aaron James Judge", release_id=other))
+        await upsert(s, Card, [{"id": judge.id, "set_id": judge.set_id, "release_id": other, "name": "Aaron James Judge",
+                                "number": judge.number}])
     st, b = await api.get(f"/v1/collection/{owned.cid}/breakdown", groupBy="player")
     assert [g["groupKey"] for g in b["groups"]] == ["Aaron James Judge"]
     st, b = await api.get(f"/v1/collection/{owned.cid}/breakdown", groupBy="year")
     assert [(g["groupKey"], g["totalCurrentValue"]) for g in b["groups"]] == [("1989", "100.00")]
+    async with sessions() as s, s.begin():  # a release's year and manufacturer reach its cards' entries
+        await s.execute(update(Release).where(Release.id == other).values(year="1990", manufacturer_id=None))
+    st, b = await api.get(f"/v1/collection/{owned.cid}/breakdown", groupBy="year")
+    assert [g["groupKey"] for g in b["groups"]] == ["1990"]
+    st, b = await api.get(f"/v1/collection/{owned.cid}/breakdown", groupBy="manufacturer")
+    assert [g["groupKey"] for g in b["groups"]] == ["Unknown"]
     async with sessions() as s, s.begin():
         await s.execute(delete(Parallel).where(Parallel.id == gold.id))
     assert await _value(api, owned.cid) == "10.00"
