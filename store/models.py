@@ -95,6 +95,7 @@ class Card(UUIDPk, Base):
     variation_of: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("card.id", ondelete=CASCADE), index=True)
     numbered_to: Mapped[int | None] = mapped_column(Integer)
     rarity: Mapped[str | None] = mapped_column(String(80))
+    raw_cents: Mapped[int | None] = mapped_column(Integer)  # raw base price, kept by triggers (collection_0003)
 
 
 class Attribute(UUIDPk, Base):
@@ -328,6 +329,17 @@ class CollectionCard(UUIDPk, Timestamps, Base):
     sell_price_cents: Mapped[int | None] = mapped_column(Integer)
     sold_price_cents: Mapped[int | None] = mapped_column(Integer)
     sold_date: Mapped[date | None] = mapped_column(Date)
+    # facts the analytics group and value by: the card's, its release's and prices; kept current by
+    # triggers (migration collection_0002), which also index them per breakdown dimension
+    unit_cents: Mapped[int | None] = mapped_column(Integer)  # card_price of exactly this condition
+    raw_cents: Mapped[int | None] = mapped_column(Integer)  # the card's raw base price
+    release_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+    card_name: Mapped[str | None] = mapped_column(String(300))
+    set_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+    is_base: Mapped[bool | None] = mapped_column(Boolean)
+    numbered_to: Mapped[int | None] = mapped_column(Integer)
+    release_year: Mapped[str | None] = mapped_column(String(9))
+    manufacturer_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
 
 
 class CollectionCardImage(UUIDPk, Base):

@@ -249,9 +249,7 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
     async with ctx.transaction() as s:
         coll = await collection_or_404(s, ctx, q.collection_id)
         await aq.tune(session=s)
-        # players (one group per card name) and releases (hundreds): rank only the listed groups' entries
-        many = q.group_by in ("player", "release")
-        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by, per_group=0 if many else TOP_CARDS)
+        rows = await aq.groups(session=s, collection_id=coll.id, group_by=q.group_by)
         t = _sum_groups(rows)  # the groups partition the collection, so their sums are its totals
         total_qty = t["qty"] or 0
         chosen = [r for r in rows if q.min_count is None or r["entries"] >= q.min_count]
@@ -262,11 +260,8 @@ async def collection_breakdown(ctx: ToolContext, q: BreakdownQuery) -> Breakdown
         sign = -1 if q.order == "desc" else 1
         chosen.sort(key=lambda r: (r[field] is None, sign * (r[field] or 0), r["key"], str(r["gid"])))
         page = chosen[q.skip:q.skip + q.take]
-        if many:
-            tops = await aq.top_entries(session=s, collection_id=coll.id, group_by=q.group_by,
-                                        keys=[r["gkey"] for r in page], per_group=TOP_CARDS)
-        else:
-            tops = {r["gkey"]: r["tops"] for r in page}
+        tops = await aq.top_entries(session=s, collection_id=coll.id, group_by=q.group_by,
+                                    keys=[r["gkey"] for r in page], per_group=TOP_CARDS)
         details = await aq.card_details(session=s, card_ids={t[0] for ts in tops.values() for t in ts})
     groups = [_group_out(r, q.group_by, [(card_id, *details[card_id], qty, buy, cur)
                                          for card_id, qty, buy, cur in tops.get(r["gkey"], [])]) for r in page]

@@ -1,21 +1,38 @@
 """Collection analytics and breakdown as aggregate SQL over the valued entries of one collection.
 
-``valued(collection_id)`` is a CTE with one row per collection entry and its unit value: the
-``card_price`` row for exactly (card, parallel or base, grade or raw). Every figure is a SUM/COUNT
-over that CTE; money stays in integer cents (products are widened to BIGINT first).
+Each ``collection_card`` row carries its unit value (``unit_cents``: the ``card_price`` row for
+exactly card, parallel or base, grade or raw) and the card's release and name, kept current by
+triggers (migration ``collection_0002``); so every figure is one SUM/COUNT pass over the
+collection's own rows, with no per-entry catalog or price lookup. Money stays in integer cents
+(products are widened to BIGINT first).
 """
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any, Literal
 
-from sqlalchemy import BigInteger, Float, Uuid, and_, case, cast, func, literal, null, or_, select, text
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    Uuid,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    text,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
     Card,
-    CardPrice,
     CardSet,
     CollectionCard,
     Grade,
@@ -43,34 +60,22 @@ async def tune(*, session: AsyncSession) -> None:
         await session.execute(text("SET LOCAL random_page_cost = 1.1"))
 
 
-def unit_price(card_id: Any, parallel_id: Any, grade_id: Any) -> Any:
-    """Scalar subquery: the current price in cents of one copy in this condition (NULL if none).
-
-    ``card_price`` holds one row per condition; should a duplicate slip in, the higher value counts.
-    """
-    def same(col: Any, value: Any) -> Any:
-        return col.is_(None) if value is None else col.is_not_distinct_from(value)
-
-    return (
-        select(func.max(CardPrice.value_cents))
-        .where(CardPrice.card_id == card_id, same(CardPrice.parallel_id, parallel_id), same(CardPrice.grade_id, grade_id))
-        .scalar_subquery()
-    )
+def _sold() -> Any:
+    return and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
 
 
-def valued(collection_id: uuid.UUID) -> Any:
-    sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
+def valued(collection_id: Any, name: str = "v") -> Any:
+    """The collection's entries with the columns the aggregates read: a plain subquery, so that the
+    engine reads only the columns a statement uses (from a covering index where one has them)."""
     return (
         select(
-            CC.id.label("id"), CC.card_id.label("card_id"), CC.parallel_id.label("parallel_id"),
-            CC.grade_id.label("grade_id"), cast(CC.quantity, BigInteger).label("qty"),
-            CC.buy_price_cents.label("buy"), CC.sell_price_cents.label("sell"), CC.sold_price_cents.label("sold_price"),
-            case((sold, 1), else_=0).label("sold"),
-            unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
+            CC.id.label("id"), CC.card_id.label("card_id"), CC.grade_id.label("grade_id"),
+            cast(CC.quantity, BigInteger).label("qty"), CC.buy_price_cents.label("buy"),
+            CC.sell_price_cents.label("sell"), CC.sold_price_cents.label("sold_price"),
+            case((_sold(), 1), else_=0).label("sold"), CC.unit_cents.label("unit"),
         )
         .where(CC.collection_id == collection_id)
-        .cte("v")
-        .prefix_with("MATERIALIZED")  # price each entry once, however many aggregates read it
+        .subquery(name)
     )
 
 
@@ -106,10 +111,10 @@ def _num(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool = False) -> dict[str, Any]:
-    """Collection-wide aggregates in one pass; with ``tops`` also the entry ids of the top gainer
-    (largest gain per copy over a positive buy price) and the top value (highest price per copy)."""
-    v = valued(collection_id)
+@functools.lru_cache(maxsize=None)
+def _totals_statement(tops: bool) -> tuple[Any, list[str]]:
+    """The totals statement, built once (the collection is the bound ``c``)."""
+    v = valued(bindparam("c", type_=Uuid))
     cols = _money_columns(v)
     held = v.c.sold == 0
     roi_row = and_(v.c.buy > 0, or_(v.c.sold == 1, v.c.unit.is_not(None)))
@@ -122,15 +127,22 @@ async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool 
         "roi_n": func.sum(case((roi_row, 1), else_=0)),
     })
     extra = []
-    if tops:
-        priced = and_(held, v.c.unit.is_not(None))
+    if tops:  # each its own pass over the entries, keeping only the best row (no full sort)
+        g, t = valued(bindparam("c", type_=Uuid), "g"), valued(bindparam("c", type_=Uuid), "t")
         extra = [
-            select(v.c.id).where(priced, v.c.buy > 0)
-            .order_by((v.c.unit - v.c.buy).desc(), v.c.unit.desc(), v.c.id).limit(1).scalar_subquery().label("gainer"),
-            select(v.c.id).where(priced).order_by(v.c.unit.desc(), v.c.qty.desc(), v.c.id).limit(1)
-            .scalar_subquery().label("top"),
+            select(g.c.id).where(g.c.sold == 0, g.c.unit.is_not(None), g.c.buy > 0)
+            .order_by((g.c.unit - g.c.buy).desc(), g.c.unit.desc(), g.c.id).limit(1).scalar_subquery().label("gainer"),
+            select(t.c.id).where(t.c.sold == 0, t.c.unit.is_not(None)).order_by(t.c.unit.desc(), t.c.qty.desc(), t.c.id)
+            .limit(1).scalar_subquery().label("top"),
         ]
-    row = (await session.execute(select(*[c.label(k) for k, c in cols.items()], *extra))).one()._mapping
+    return select(*[c.label(k) for k, c in cols.items()], *extra), list(cols)
+
+
+async def totals(*, session: AsyncSession, collection_id: uuid.UUID, tops: bool = False) -> dict[str, Any]:
+    """Collection-wide aggregates in one pass; with ``tops`` also the entry ids of the top gainer
+    (largest gain per copy over a positive buy price) and the top value (highest price per copy)."""
+    stmt, cols = _totals_statement(tops)
+    row = (await session.execute(stmt, {"c": collection_id})).one()._mapping
     out: dict[str, Any] = {k: (float(row[k]) if k == "roi_sum" and row[k] is not None else _num(row[k])) for k in cols}
     if tops:
         out["gainer"], out["top"] = row["gainer"], row["top"]
@@ -147,127 +159,109 @@ async def entry_details(*, session: AsyncSession, entry_ids: list[uuid.UUID]) ->
     ids = [i for i in entry_ids if i is not None]
     if not ids:
         return {}
-    unit = unit_price(CC.card_id, CC.parallel_id, CC.grade_id)
     rows = (await session.execute(_card_details(
-        select(CC.id, CC.card_id, Card.name, Release.name, Release.year, CC.buy_price_cents, unit, CC.quantity)
+        select(CC.id, CC.card_id, Card.name, Release.name, Release.year, CC.buy_price_cents, CC.unit_cents, CC.quantity)
         .select_from(CC), CC.card_id).where(CC.id.in_(ids)))).all()
     return {r[0]: tuple(r[1:]) for r in rows}
 
 
-def group_columns(group_by: GroupBy) -> tuple[Any, Any, list[tuple[Any, Any]]]:
-    """(group id expression, group name expression, outer joins needed) for a breakdown dimension."""
-    if group_by == "release":
-        return Card.release_id, Release.name, []
-    if group_by == "year":
-        return Release.year, Release.year, []
-    if group_by == "player":
-        return Card.name, Card.name, []
-    if group_by == "manufacturer":
-        return Release.manufacturer_id, Manufacturer.name, [(Manufacturer, Manufacturer.id == Release.manufacturer_id)]
-    return (CC.grade_id, GradingCompany.abbreviation + literal(" ") + Grade.value,
-            [(Grade, Grade.id == CC.grade_id), (GradingType, GradingType.id == Grade.type_id),
-             (GradingCompany, GradingCompany.id == GradingType.company_id)])
-
-
+# the entry column each breakdown dimension groups by (kept current by triggers, migration collection_0002)
+GROUP_COLUMNS = {"release": CC.release_id, "year": CC.release_year, "player": CC.card_name,
+                 "manufacturer": CC.manufacturer_id, "grade": CC.grade_id}
+_TEXT = ("year", "player")
 _NIL = uuid.UUID(int=0)
 
 
-def _grouped_source(collection_id: uuid.UUID, group_by: GroupBy, dialect: str, keys: list[Any] | None = None) -> Any:
-    """A CTE of valued entries carrying their group id, a never-null group key and the group name;
-    with ``keys``, only the entries of those groups.
+def held_value() -> Any:
+    """An entry's unit value while held, NULL once sold."""
+    return case((_sold(), null()), else_=CC.unit_cents)
 
-    The key keeps the id's type (uuids compare fast); text keys use byte order on PostgreSQL, which
-    sorts far faster than a locale collation and is all grouping needs. Grouping by grade reads no
-    catalog row at all.
-    """
-    gid, gname, joins = group_columns(group_by)
-    nil: Any = "" if group_by in ("year", "player") else literal(_NIL, Uuid)
-    gkey = func.coalesce(gid, nil)
-    if group_by in ("year", "player") and dialect == "postgresql":
-        gkey = gkey.collate("C")
-    sold = and_(CC.sold_price_cents.is_not(None), CC.sold_date.is_not(None))
-    stmt = (
-        select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
-               CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"),
-               case((sold, 1), else_=0).label("sold"),
-               unit_price(CC.card_id, CC.parallel_id, CC.grade_id).label("unit"),
-               gid.label("gid"), gkey.label("gkey"), gname.label("gname"))
-        .select_from(CC)
-    )
-    if group_by == "player":
-        stmt = stmt.join(Card, Card.id == CC.card_id)
-    elif group_by != "grade":
-        stmt = stmt.join(Card, Card.id == CC.card_id).join(Release, Release.id == Card.release_id)
+
+def top_order() -> list[Any]:
+    """topCards order: held and priced first, highest value, larger quantity, then id. The
+    ``ix_collection_card_by_<group>`` indexes hold (collection, group column, this order)."""
+    cur = held_value()
+    return [cur.is_(None), cur.desc(), CC.quantity.desc(), CC.id]
+
+
+def _group_name(group_by: GroupBy, gid: Any) -> tuple[Any, list[tuple[Any, Any]]]:
+    """(group name expression, outer joins) for aggregated rows with group id ``gid``: names come from
+    the small tables (releases, manufacturers, grades), read once per group."""
+    if group_by == "release":
+        return Release.name, [(Release, Release.id == gid)]
+    if group_by == "manufacturer":
+        return Manufacturer.name, [(Manufacturer, Manufacturer.id == gid)]
+    if group_by == "grade":
+        return (GradingCompany.abbreviation + literal(" ") + Grade.value,
+                [(Grade, Grade.id == gid), (GradingType, GradingType.id == Grade.type_id),
+                 (GradingCompany, GradingCompany.id == GradingType.company_id)])
+    return gid, []
+
+
+@functools.lru_cache(maxsize=None)
+def _groups_statement(group_by: GroupBy) -> tuple[Any, list[str]]:
+    """The groups statement of a dimension, built once (the collection is the bound ``c``)."""
+    gid = GROUP_COLUMNS[group_by]
+    sold = case((_sold(), 1), else_=0)
+    v = (select(CC.id.label("id"), CC.card_id.label("card_id"), cast(CC.quantity, BigInteger).label("qty"),
+                CC.buy_price_cents.label("buy"), CC.sold_price_cents.label("sold_price"), sold.label("sold"),
+                CC.unit_cents.label("unit"), gid.label("gid"))
+         .where(CC.collection_id == bindparam("c", type_=Uuid)).subquery("v"))
+    cols = _money_columns(v)
+    agg = select(v.c.gid, *[c.label(k) for k, c in cols.items()]).group_by(v.c.gid).subquery("agg")
+    name, joins = _group_name(group_by, agg.c.gid)
+    gkey = func.coalesce(agg.c.gid, "" if group_by in _TEXT else literal(_NIL, Uuid))
+    stmt = select(gkey.label("gkey"), agg, name.label("gname")).select_from(agg)
     for model, on in joins:
         stmt = stmt.outerjoin(model, on)
-    stmt = stmt.where(CC.collection_id == collection_id)
-    if keys is not None:  # filter on the id itself (indexable), the nil key standing for "no id"
-        nil = "" if group_by in ("year", "player") else _NIL
-        real = [k for k in keys if k != _NIL]  # "" stays: it is also a text id of its own
-        stmt = stmt.where(or_(gid.in_(real), gid.is_(None)) if nil in keys else gid.in_(real))
-        if group_by == "player":  # from the players' cards (name index) to the collection's entries of them
-            stmt = stmt.where(CC.card_id.in_(select(Card.id).where(Card.name.in_(real))))
-    return stmt.cte("g").prefix_with("MATERIALIZED")
+    return stmt, ["gkey", "gid", *cols, "gname"]
 
 
-def _ranked(v: Any, per_group: int) -> Any:
-    """Each group's top ``per_group`` entries of ``v`` as (gkey, card id, quantity, buy, current unit, rank):
-    the most valuable held copy first, unpriced and sold entries last."""
-    current = case((v.c.sold == 0, v.c.unit), else_=null())
-    rank = func.row_number().over(
-        partition_by=v.c.gkey, order_by=(current.is_(None), current.desc(), v.c.qty.desc(), v.c.id)).label("rn")
-    ranked = select(v.c.gkey, v.c.card_id, v.c.qty, v.c.buy, current.label("cur"), rank).subquery("ranked")
-    return select(ranked).where(ranked.c.rn <= per_group).subquery("tops")
-
-
-def _top(m: Any, prefix: str = "") -> tuple[Any, ...]:
-    return m[f"{prefix}card_id"], int(m[f"{prefix}qty"]), m[f"{prefix}buy"], m[f"{prefix}cur"]
-
-
-async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, per_group: int = 0
-                 ) -> list[dict[str, Any]]:
+async def groups(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy) -> list[dict[str, Any]]:
     """Every group's aggregates (``gkey``, ``gid``, ``gname`` and the money columns), one row per group.
 
-    With ``per_group``, each group also carries ``tops``, its top entries as (card id, quantity, buy
-    cents, current unit cents), from the same pricing pass; worth it where groups are few (a release,
-    a year...). Otherwise the caller sorts and pages the groups and asks ``top_entries`` for the listed
-    ones only (players: one group per distinct card name; releases: hundreds).
+    One pass over the collection's entries, grouped on their own column (in index order, so without
+    a sort where the engine can); the never-null key keeps the id's type (uuids compare fast), the
+    missing id becoming the nil uuid or "". Names are joined to the groups, not to the entries.
     """
-    v = _grouped_source(collection_id, group_by, session.bind.dialect.name)
-    cols = _money_columns(v)
-    agg = (select(v.c.gkey, v.c.gid, func.min(v.c.gname).label("gname"), *[c.label(k) for k, c in cols.items()])
-           .group_by(v.c.gkey, v.c.gid))
-    if not per_group:
-        out = []
-        for r in (await session.execute(agg)).all():
-            m = r._mapping
-            out.append({"gkey": m["gkey"], "gid": m["gid"], "gname": m["gname"], **{k: _num(m[k]) for k in cols}})
-        return out
-    agg = agg.subquery("agg")
-    tops = _ranked(v, per_group)
-    stmt = (select(agg, tops.c.card_id.label("t_card_id"), tops.c.qty.label("t_qty"), tops.c.buy.label("t_buy"),
-                   tops.c.cur.label("t_cur"))
-            .join(tops, tops.c.gkey == agg.c.gkey).order_by(agg.c.gkey, tops.c.rn))
-    by_key: dict[Any, dict[str, Any]] = {}
-    for r in (await session.execute(stmt)).all():
-        m = r._mapping
-        g = by_key.get(m["gkey"])
-        if g is None:
-            g = by_key[m["gkey"]] = {"gkey": m["gkey"], "gid": m["gid"], "gname": m["gname"], "tops": [],
-                                     **{k: _num(m[k]) for k in cols}}
-        g["tops"].append(_top(m, "t_"))
-    return list(by_key.values())
+    stmt, names = _groups_statement(group_by)
+    return [dict(zip(names, row)) for row in (await session.execute(stmt, {"c": collection_id})).all()]
+
+
+@functools.lru_cache(maxsize=64)
+def _tops_statement(group_by: GroupBy, nil_keys: tuple[bool, ...], per_group: int) -> Any:
+    """UNION ALL of one index range per listed group (``k0``, ``k1``... bound; a missing id when
+    ``nil_keys`` says so), built once per shape: building a 20-part union costs more than running it."""
+    gid, cur = GROUP_COLUMNS[group_by], held_value()
+    parts = []
+    for i, nil in enumerate(nil_keys):
+        if not nil:
+            match = gid == bindparam(f"k{i}")
+        elif group_by in _TEXT:  # the "" key stands for no name and for an empty one
+            match = or_(gid.is_(None), gid == "")
+        else:
+            match = gid.is_(None)
+        parts.append(select(literal(i).label("g"), CC.card_id.label("card_id"), CC.quantity.label("qty"),
+                            CC.buy_price_cents.label("buy"), cur.label("cur"), CC.id.label("id"))
+                     .where(CC.collection_id == bindparam("c", type_=Uuid), match).order_by(*top_order())
+                     .limit(per_group).subquery().select())
+    u = union_all(*parts).subquery("tops")
+    return select(u).order_by(u.c.g, u.c.cur.is_(None), u.c.cur.desc(), u.c.qty.desc(), u.c.id)
 
 
 async def top_entries(*, session: AsyncSession, collection_id: uuid.UUID, group_by: GroupBy, keys: list[Any],
                       per_group: int = 5) -> dict[Any, list[tuple[Any, ...]]]:
-    """gkey -> the top ``per_group`` entries (as in ``groups``) of the listed groups only."""
+    """gkey -> the top ``per_group`` entries of each listed group as (card id, quantity, buy cents,
+    current unit cents): one short range of the group's index per group, no sort of the collection."""
     if not keys:
         return {}
-    tops = _ranked(_grouped_source(collection_id, group_by, session.bind.dialect.name, keys=keys), per_group)
+    nil = "" if group_by in _TEXT else _NIL
+    nils = tuple(k == nil for k in keys)
+    params: dict[str, Any] = {f"k{i}": k for i, k in enumerate(keys) if not nils[i]}
+    stmt = _tops_statement(group_by, nils, per_group)
     out: dict[Any, list[tuple[Any, ...]]] = {}
-    for r in (await session.execute(select(tops).order_by(tops.c.gkey, tops.c.rn))).all():
-        out.setdefault(r._mapping["gkey"], []).append(_top(r._mapping))
+    for g, card_id, qty, buy, unit, _id in (await session.execute(stmt, {"c": collection_id, **params})).all():
+        out.setdefault(keys[g], []).append((card_id, int(qty), buy, unit))
     return out
 
 

@@ -7,14 +7,14 @@ collection" when the collection holds an unsold entry for any card of it.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, case, func, literal, null, or_, select
+from sqlalchemy import BigInteger, Uuid, and_, bindparam, case, column, func, literal, or_, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from store.models import Card, CardPrice, CardSet, CollectionCard, Parallel, ParallelCard, Release
-from store.queries.analytics import unit_price
+from store.models import Card, CardSet, CollectionCard, Parallel, ParallelCard, Release
 
 CC = CollectionCard
 
@@ -24,9 +24,38 @@ def _held(collection_id: uuid.UUID) -> Any:
                 or_(CC.sold_price_cents.is_(None), CC.sold_date.is_(None)))
 
 
-def _raw_price(card_id: Any) -> Any:
-    """Scalar subquery: the raw base price of one card in cents (the higher one should two exist)."""
-    return unit_price(card_id, None, None)
+# per-set base-card counts and raw price sums, kept by triggers (migration collection_0003; not a model)
+SET_STATS = table("set_base_stats", column("set_id", Uuid), column("base_cards", BigInteger),
+                  column("numbered_base_cards", BigInteger), column("priced_base_cards", BigInteger),
+                  column("raw_base_cents", BigInteger))
+
+
+@functools.lru_cache(maxsize=None)
+def _per_set_statement(one_set: bool) -> Any:
+    """The set progress statement, built once (bound: the collection ``c``, the set ``s``)."""
+    is_base = CC.is_base.is_(True)
+    # one row per card (every other column is the card's), grouped in the order of
+    # ix_collection_card_sets (collection, set, card, ...), which holds all the columns read
+    hc = select(CC.set_id.label("set_id"), func.max(case((is_base, 1), else_=0)).label("base"),
+                func.max(CC.numbered_to).label("numbered_to"), func.max(case((is_base, CC.raw_cents))).label("price")
+                ).where(_held(bindparam("c", type_=Uuid)))
+    if one_set:
+        hc = hc.where(CC.set_id == bindparam("s", type_=Uuid))
+    hc = hc.group_by(CC.set_id, CC.card_id).cte("hc").prefix_with("MATERIALIZED")
+    is_base = hc.c.base == 1
+    owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
+                    func.count(case((is_base, hc.c.numbered_to))).label("numbered"),
+                    func.coalesce(func.sum(hc.c.price), 0).label("cost"), func.count(hc.c.price).label("n"))
+             .group_by(hc.c.set_id).subquery("owned"))
+    st = SET_STATS
+    return (select(owned.c.set_id, st.c.base_cards.label("total"), st.c.numbered_base_cards.label("numbered"),
+                   st.c.raw_base_cents.label("cost"), st.c.priced_base_cards.label("n"),
+                   owned.c.owned, owned.c.numbered.label("owned_numbered"), owned.c.cost.label("owned_cost"),
+                   owned.c.n.label("owned_priced"), CardSet.name.label("set_name"),
+                   Release.name.label("release_name"), Release.year.label("release_year"))
+            .select_from(owned).join(st, st.c.set_id == owned.c.set_id)
+            .join(CardSet, CardSet.id == owned.c.set_id).join(Release, Release.id == CardSet.release_id)
+            .where(st.c.base_cards > 0))
 
 
 async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID | None = None
@@ -34,53 +63,18 @@ async def per_set(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uu
     """Per set in the collection (or only ``set_id``): totals, owned count, cost and scarcity of the
     missing base cards.
 
-    One statement, driven by the collection, never by the catalog's unowned cards one by one:
+    One statement, driven by the collection, never by the catalog's cards:
 
     * ``hc``: the collection's distinct held cards with their set, base flag, serial number and raw
-      price (one index probe each); its sets are the sets in the collection;
-    * ``catalog``: base cards and numbered ones per set of ``hc`` (an index-only range per set);
-    * ``priced``: raw base prices summed per set of ``hc``: over all sets from the price rows (far
-      fewer than cards), for one set card by card over its base cards;
+      price, all carried on the entries (migration ``collection_0002``); its sets are the sets in the
+      collection;
+    * ``set_base_stats``: per set, its base cards, the serial-numbered ones, the priced ones and their
+      raw prices summed (migration ``collection_0003``): one row per set in the collection;
     * "missing" figures are catalog minus owned.
     """
-    held_ids = select(CC.card_id.label("card_id")).where(_held(collection_id))
-    if set_id is not None:  # from the set's cards to the collection's (collection, card) index
-        held_ids = held_ids.where(CC.card_id.in_(select(Card.id).where(Card.set_id == set_id)))
-    held_ids = held_ids.distinct().cte("held")
-    hc = (select(Card.set_id.label("set_id"), Card.numbered_to.label("numbered_to"),
-                 case((Card.variation_of.is_(None), 1), else_=0).label("base"),
-                 case((Card.variation_of.is_(None), _raw_price(Card.id)), else_=null()).label("price"))
-          .select_from(held_ids).join(Card, Card.id == held_ids.c.card_id)).cte("hc").prefix_with("MATERIALIZED")
-    is_base = hc.c.base == 1
-    owned = (select(hc.c.set_id, func.sum(hc.c.base).label("owned"),
-                    func.count(case((is_base, hc.c.numbered_to))).label("numbered"),
-                    func.coalesce(func.sum(hc.c.price), 0).label("cost"), func.count(hc.c.price).label("n"))
-             .group_by(hc.c.set_id).cte("owned").prefix_with("MATERIALIZED"))
-    in_coll = select(owned.c.set_id)
-    catalog = (select(Card.set_id.label("set_id"), func.count().label("total"),
-                      func.count(Card.numbered_to).label("numbered"))
-               .where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)).group_by(Card.set_id).subquery("catalog"))
-    if set_id is None:
-        raw = (select(CardPrice.card_id.label("card_id"), func.max(CardPrice.value_cents).label("price"))
-               .where(CardPrice.parallel_id.is_(None), CardPrice.grade_id.is_(None)).group_by(CardPrice.card_id)
-               .subquery("raw"))
-        base_prices = (select(Card.set_id.label("set_id"), raw.c.price).select_from(raw)
-                       .join(Card, Card.id == raw.c.card_id).where(Card.variation_of.is_(None), Card.set_id.in_(in_coll)))
-    else:
-        base_prices = select(Card.set_id.label("set_id"), _raw_price(Card.id).label("price")).where(
-            Card.set_id == set_id, Card.variation_of.is_(None), Card.set_id.in_(in_coll))
-    bp = base_prices.subquery("bp")
-    priced = (select(bp.c.set_id, func.sum(bp.c.price).label("cost"), func.count(bp.c.price).label("n"))
-              .group_by(bp.c.set_id).subquery("priced"))
-    stmt = (select(catalog.c.set_id, catalog.c.total, catalog.c.numbered, priced.c.cost, priced.c.n,
-                   owned.c.owned, owned.c.numbered.label("owned_numbered"), owned.c.cost.label("owned_cost"),
-                   owned.c.n.label("owned_priced"), CardSet.name.label("set_name"),
-                   Release.name.label("release_name"), Release.year.label("release_year"))
-            .select_from(catalog).join(owned, owned.c.set_id == catalog.c.set_id)
-            .outerjoin(priced, priced.c.set_id == catalog.c.set_id)
-            .join(CardSet, CardSet.id == catalog.c.set_id).join(Release, Release.id == CardSet.release_id))
+    params = {"c": collection_id} if set_id is None else {"c": collection_id, "s": set_id}
     out = []
-    for r in (await session.execute(stmt)).all():
+    for r in (await session.execute(_per_set_statement(set_id is not None), params)).all():
         m = r._mapping
         total_priced, owned_priced = int(m["n"] or 0), int(m["owned_priced"] or 0)
         missing_priced = total_priced - owned_priced
@@ -122,9 +116,7 @@ async def missing_cards(*, session: AsyncSession, collection_id: uuid.UUID, set_
 
 
 async def set_in_collection(*, session: AsyncSession, collection_id: uuid.UUID, set_id: uuid.UUID) -> bool:
-    found = await session.scalar(
-        select(literal(1)).select_from(CC).join(Card, Card.id == CC.card_id)
-        .where(_held(collection_id), Card.set_id == set_id).limit(1))
+    found = await session.scalar(select(literal(1)).select_from(CC).where(_held(collection_id), CC.set_id == set_id).limit(1))
     return found is not None
 
 
