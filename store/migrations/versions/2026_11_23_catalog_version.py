@@ -5,7 +5,7 @@ it when they finish; serving processes read it about once a second and drop thei
 answers (``api/response_cache.py``) when it moved.
 
 Revision ID: catalog_0003
-Revises: collection_0001
+Revises: collection_0003
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "catalog_0003"
-down_revision = "collection_0001"
+down_revision = "collection_0003"
 branch_labels = None
 depends_on = None
 
