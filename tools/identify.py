@@ -25,7 +25,7 @@ from vision import pipeline
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
-from vision.text import FOLD_PAIRS
+from vision.text import FOLD_PAIRS, serials
 
 log = logging.getLogger("cardwise.vision")
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
@@ -151,24 +151,41 @@ def _record(c: dict[str, Any], attrs: dict, *, exact: bool = True) -> dict[str, 
     return rec
 
 
-async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
-    ev = m.evidence(reading.lines)
+async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID, dict]:
+    """Catalog cards the text read may show: names containing a word read; if none scores as a name
+    read (0.6), names matching with OCR-confusable letters folded ("Riek Toeehet"); if still none,
+    the names sharing the most letter triples with the words read ("Bayne Greizky")."""
     cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
                                                                    segment_id=segment_id)}
-    if ev.query_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
-        # no name read as printed: look again with OCR-confusable letters folded ("Riek Toeehet")
+    if ev.trigram_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
         for c in await q.candidates_by_words(session=s, words=m.folded_query(ev), segment_id=segment_id,
                                              fold_pairs=FOLD_PAIRS):
             cands.setdefault(c["card"].id, c)
         if max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
-            # still nothing: names sharing the most letter triples with the words read ("Bayne Greizky")
-            for c in await q.candidates_by_trigrams(session=s, words=ev.query_words, segment_id=segment_id):
+            for c in await q.candidates_by_trigrams(session=s, words=ev.trigram_words, segment_id=segment_id):
                 cands.setdefault(c["card"].id, c)
+    return cands
+
+
+async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
+    ev = m.evidence(reading.lines)
+    cands = await _text_candidates(s, ev, segment_id)
     visual: dict[uuid.UUID, float] = {}
     if len(index):
         for feats in reading.features:
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
+    if (reading.kind == "card" and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6
+            and max(visual.values(), default=0.0) < 0.8):
+        # neither the text nor the picture names a card: read the card again, closer (small print)
+        more = [t for t in await run_cpu(pipeline.read_closer, reading.crop) if t not in reading.lines]
+        if more:
+            reading.lines = [*reading.lines, *more]
+            reading.serials = serials(reading.lines)
+            ev = m.evidence(reading.lines)
+            for cid, c in (await _text_candidates(s, ev, segment_id)).items():
+                cands.setdefault(cid, c)
+    if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
             cands[c["card"].id] = c
