@@ -23,6 +23,7 @@ from vision.render import parallel_color
 from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shape, words, years
 
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
+NAME_READ = 0.7  # a name similarity from which the name counts as read (below it the text score is halved)
 WORD_LETTERS = 0.6  # in words_similarity: the share of letters (the rest: the word's outline)
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
@@ -112,7 +113,24 @@ def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
-    return s if name_sim >= 0.7 else s * 0.5
+    return s if name_sim >= NAME_READ else s * 0.5
+
+
+def name_read(ev: TextEvidence, cands: dict) -> bool:
+    """Whether some candidate's name was read (similarity ``NAME_READ`` or more)."""
+    return max((name_similarity(ev, c["card"].name) for c in cands.values()), default=0.0) >= NAME_READ
+
+
+def weak_text(ev: TextEvidence, cands: dict) -> bool:
+    """The text read names no single card: no name read, or the best two different cards (name or
+    number) score within 0.06 (the margin below which a match is never High), as when a name has
+    several cards and their number was not read."""
+    if not name_read(ev, cands):
+        return True
+    ranked = sorted(((text_score(ev, c), c["card"]) for c in cands.values()), key=lambda x: -x[0])
+    best_score, best = ranked[0]
+    runner = next((sc for sc, c in ranked[1:] if c.name != best.name or c.number != best.number), 0.0)
+    return best_score - runner < 0.06
 
 
 def _lab(rgb: tuple[int, int, int]) -> np.ndarray:

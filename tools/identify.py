@@ -13,6 +13,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
@@ -167,6 +168,25 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     return cands
 
 
+async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
+    """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
+    same name with a number not read): read the card again closer (small print), and upside down
+    when that still reads no name (blurred print the angle classifier did not turn). The reads are
+    merged into ``reading`` and their candidates into ``cands``."""
+    ev = m.evidence(reading.lines)
+    for crop in (reading.crop, np.ascontiguousarray(reading.crop[::-1, ::-1])):
+        more = [t for t in await run_cpu(pipeline.read_closer, crop) if t not in reading.lines]
+        if more:
+            reading.lines = [*reading.lines, *more]
+            reading.serials = serials(reading.lines)
+            ev = m.evidence(reading.lines)
+            for cid, c in (await _text_candidates(s, ev, segment_id)).items():
+                cands.setdefault(cid, c)
+        if m.name_read(ev, cands):
+            break
+    return ev
+
+
 async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
     ev = m.evidence(reading.lines)
     cands = await _text_candidates(s, ev, segment_id)
@@ -175,16 +195,8 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         for feats in reading.features:
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
-    if (reading.kind == "card" and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6
-            and max(visual.values(), default=0.0) < 0.8):
-        # neither the text nor the picture names a card: read the card again, closer (small print)
-        more = [t for t in await run_cpu(pipeline.read_closer, reading.crop) if t not in reading.lines]
-        if more:
-            reading.lines = [*reading.lines, *more]
-            reading.serials = serials(reading.lines)
-            ev = m.evidence(reading.lines)
-            for cid, c in (await _text_candidates(s, ev, segment_id)).items():
-                cands.setdefault(cid, c)
+    if reading.kind == "card" and max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
+        ev = await _read_closer(s, reading, cands, segment_id)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
