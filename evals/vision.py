@@ -41,6 +41,7 @@ from vision.photos import make_photo
 from vision.render import CardSpec, render_card, render_slab
 
 VERBOSE = False
+MISSES = False
 _RNG = random.Random(0)
 
 
@@ -160,7 +161,8 @@ async def add_references(sessions, specs, images: dict) -> None:
                             source="eval-render"))
 
 
-def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, images: dict | None = None):
+def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, images: dict | None = None,
+                slab_share: float = 0.15):
     photos = []
     for i in range(n):
         k = [1, 1, 2, 3, 4][i % 5]
@@ -172,7 +174,7 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, imag
                 par = rng.choice(pars[c.set_id])
                 sp = CardSpec(**{**sp.__dict__, "parallel": par.name, "numbered_to": par.numbered_to,
                                  "serial": rng.randint(1, par.numbered_to) if par.numbered_to else None})
-            slab = rng.choice(SLABS) if rng.random() < 0.15 else None
+            slab = rng.choice(SLABS) if rng.random() < slab_share else None
             img = images[c.id] if images and c.id in images else render_card(sp)
             objs.append(render_slab(sp, slab[0], slab[1], str(rng.randint(10_000_000, 99_999_999)), img) if slab else img)
             truth.append({"card": c.id, "parallel": par.id if par else None, "slab": slab})
@@ -225,11 +227,20 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
                 continue
             if scores is not None:
                 scores.append((d._score, ok_card))
+            if MISSES and not ok_card and j >= 0:
+                want = truth[j]["card"]
+                print(f"  miss ({d.confidence}):", d.card.name, d.card.number, "| truth", SPECS[want].name,
+                      SPECS[want].number, "| lines", r.lines[:10], file=sys.stderr)
             if VERBOSE and not ok_card and d.confidence == "High":
                 want = truth[j]["card"] if j >= 0 else None
                 print("  wrong High:", d.card.name, d.card.number, "truth", SPECS[want].name if want in SPECS else want, SPECS[want].number if want in SPECS else "", "lines", r.lines[:6], file=sys.stderr)
             st["tiers"][d.confidence][0] += 1
             st["tiers"][d.confidence][1] += ok_card
+        if MISSES:
+            for j in set(range(len(quads))) - used:
+                near = [r for r in analysis.readings if detect._iou(quads[j], r.quad)[0] >= 0.5]
+                print("  dropped:", SPECS[truth[j]["card"]].name, "| slab" if truth[j]["slab"] else "",
+                      "| lines", near[0].lines[:10] if near else "not located", file=sys.stderr)
         # detection recall counts located objects even when matching dropped them
         st["found"] += sum(1 for q in quads if any(detect._iou(q, r.quad)[0] >= 0.5 for r in analysis.readings))
     return st
@@ -282,20 +293,25 @@ async def main_async(args, url: str) -> None:
             cards, specs, pars = await build_catalog(sessions, args.cards, rng)
             SPECS.update(specs)
             levels = args.levels.split(",")
-            photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng) for lv in levels}
+            photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng, slab_share=args.slab_share)
+                          for lv in levels}
             images: dict = {}
             if args.scans:
                 scan_cards = await add_scans(sessions, load_scans(Path(args.scans)), specs, images)
+                SPECS.update(specs)
                 if scan_cards:
                     levels = [*levels, "scans"]
-                    photo_sets["scans"] = make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
+                    photo_sets["scans"] = make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images,
+                                                      slab_share=args.slab_share)
             ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
             scores: list | None = [] if args.calibrate else None
-            for mode in ("text", "refs"):
+            rows = args.rows.split(",") if args.rows else levels
+            for mode in args.modes.split(","):
                 if mode == "refs":
                     await add_references(sessions, specs, images)
                 for lv in levels:
-                    report(mode, lv, await evaluate(ctx, photo_sets[lv], scores))
+                    if lv in rows:
+                        report(mode, lv, await evaluate(ctx, photo_sets[lv], scores))
             if scores is not None:
                 _calibration_report(args, scores)
         finally:
@@ -311,7 +327,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--scans", help="also photograph real scans: path to shared/data/hockeycards ('scans' row, "
                                    "medium difficulty)")
+    p.add_argument("--rows", help="evaluate only these rows (e.g. 'scans,hard'); every row's photos are still "
+                                  "generated, so a row's photos are the same as in a full run")
+    p.add_argument("--modes", default="text,refs", help="'text', 'refs' or both")
+    p.add_argument("--slab-share", type=float, default=0.15,
+                   help="share of objects put in a graded slab (1.0: slabs only, for a larger slab sample)")
     p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
+    p.add_argument("--misses", action="store_true", help="print every matched object whose card is wrong, with "
+                                                         "the text read")
     p.add_argument("--calibrate", action="store_true",
                    help="choose the tier cuts on this (labelled) run instead of applying them; use a seed of its "
                         "own (the documented one is 1000) and see evals/vision_calibration.py")
@@ -323,8 +346,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.seed == 1:
             p.error("--calibrate needs a seed other than the evaluation's (1), e.g. --seed 1000")
         m.override_thresholds({"high": 2.0, "medium": 2.0, "low": 0.0})  # every match comes back, as Low
-    global VERBOSE
+    global VERBOSE, MISSES
     VERBOSE = args.verbose
+    MISSES = args.misses
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'eval.sqlite3'}"
         migrations.upgrade(url)

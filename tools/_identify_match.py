@@ -20,9 +20,11 @@ from typing import Any
 import numpy as np
 
 from vision.render import parallel_color
-from vision.text import fold, norm, numbers, words, years
+from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shape, words, years
 
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
+NAME_READ = 0.7  # a name similarity from which the name counts as read (below it the text score is halved)
+WORD_LETTERS = 0.6  # in words_similarity: the share of letters (the rest: the word's outline)
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
 
@@ -35,18 +37,23 @@ class TextEvidence:
     numbers: set[str]
     years: set[str]
     query_words: list[str] = field(default_factory=list)
+    trigram_words: list[str] = field(default_factory=list)  # also 3-letter words ("Ray", "Bil"): for trigrams
     folded: list[str] = field(default_factory=list)  # the lines with OCR-confusable letters folded
     folded_words: set[str] = field(default_factory=set)
+    read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
 
 
 def evidence(lines: list[str]) -> TextEvidence:
     normed = [norm(line) for line in lines]
     ws = {w for line in lines for w in words(line)}
     query = sorted({w for w in ws if len(w) >= 4 and w.isalpha() and w not in STOP}, key=len, reverse=True)[:12]
+    short = sorted({w for w in ws if len(w) == 3 and w.isalpha() and w not in STOP})[:6]
     folded = [f for f in (fold(line) for line in lines) if f]
+    read = {(fold(w), word_shape(w)) for line in lines for w in raw_words(line) if len(w) >= 2 and not w.isdigit()}
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
-                        numbers=numbers(lines), years=set(years(lines)), query_words=query, folded=folded,
-                        folded_words={w for f in folded for w in f.split()})
+                        numbers=numbers(lines), years=set(years(lines)), query_words=query,
+                        trigram_words=query + short, folded=folded,
+                        folded_words={w for f in folded for w in f.split()}, read_words=sorted(read))
 
 
 def folded_query(ev: TextEvidence) -> list[str]:
@@ -54,10 +61,29 @@ def folded_query(ev: TextEvidence) -> list[str]:
     return sorted({fold(w) for w in ev.query_words}, key=len, reverse=True)
 
 
+def _word_similarity(token: str, read: tuple[str, str]) -> float:
+    """A name's word against a word read: letters (confusables folded) and outline (``word_shape``)."""
+    f, shape = fold(token), word_shape(token)
+    letters = SequenceMatcher(None, f, read[0]).ratio()
+    outline = 1 - edit_distance(shape, read[1]) / max(len(shape), len(read[1]), 1)
+    return WORD_LETTERS * letters + (1 - WORD_LETTERS) * outline
+
+
+def words_similarity(ev: TextEvidence, name: str) -> float:
+    """Each word of ``name`` against its best match among the words read, weighted by length: tiny
+    blurred print keeps a word's outline when most letters are misread ("Pral Callry" for Paul
+    Coffey, "Baywe Geetaky" for Wayne Gretzky)."""
+    tokens = [t for t in raw_words(name) if len(t) >= 2]
+    if not tokens or not ev.read_words:
+        return 0.0
+    total = sum(len(t) for t in tokens)
+    return sum(len(t) * max(_word_similarity(t, r) for r in ev.read_words) for t in tokens) / total
+
+
 def name_similarity(ev: TextEvidence, name: str) -> float:
     """How well the OCR text shows ``name`` (0..1): read as is (1.0), read with confusable letters
     (0.95), read as separate words in any order, as on sideways or two-line name plates (0.95), or
-    the best fuzzy line match."""
+    the best fuzzy match of the whole line or word by word (``words_similarity``)."""
     plain = norm(name)
     if not plain:
         return 0.0
@@ -69,7 +95,8 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     tokens = [t for t in f.split() if len(t) >= 2]
     if len(tokens) >= 2 and all(t in ev.folded_words for t in tokens):
         return 0.95
-    return max((SequenceMatcher(None, f, line).ratio() for line in ev.folded), default=0.0)
+    whole = max((SequenceMatcher(None, f, line).ratio() for line in ev.folded), default=0.0)
+    return max(whole, words_similarity(ev, name))
 
 
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
@@ -86,7 +113,24 @@ def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
-    return s if name_sim >= 0.7 else s * 0.5
+    return s if name_sim >= NAME_READ else s * 0.5
+
+
+def name_read(ev: TextEvidence, cands: dict) -> bool:
+    """Whether some candidate's name was read (similarity ``NAME_READ`` or more)."""
+    return max((name_similarity(ev, c["card"].name) for c in cands.values()), default=0.0) >= NAME_READ
+
+
+def weak_text(ev: TextEvidence, cands: dict) -> bool:
+    """The text read names no single card: no name read, or the best two different cards (name or
+    number) score within 0.06 (the margin below which a match is never High), as when a name has
+    several cards and their number was not read."""
+    if not name_read(ev, cands):
+        return True
+    ranked = sorted(((text_score(ev, c), c["card"]) for c in cands.values()), key=lambda x: -x[0])
+    best_score, best = ranked[0]
+    runner = next((sc for sc, c in ranked[1:] if c.name != best.name or c.number != best.number), 0.0)
+    return best_score - runner < 0.06
 
 
 def _lab(rgb: tuple[int, int, int]) -> np.ndarray:

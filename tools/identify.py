@@ -13,6 +13,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
@@ -25,7 +26,7 @@ from vision import pipeline
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
-from vision.text import FOLD_PAIRS
+from vision.text import FOLD_PAIRS, serials
 
 log = logging.getLogger("cardwise.vision")
 _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
@@ -151,24 +152,52 @@ def _record(c: dict[str, Any], attrs: dict, *, exact: bool = True) -> dict[str, 
     return rec
 
 
-async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
-    ev = m.evidence(reading.lines)
+async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID, dict]:
+    """Catalog cards the text read may show: names containing a word read; if none scores as a name
+    read (0.6), names matching with OCR-confusable letters folded ("Riek Toeehet"); if still none,
+    the names sharing the most letter triples with the words read ("Bayne Greizky")."""
     cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
                                                                    segment_id=segment_id)}
-    if ev.query_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
-        # no name read as printed: look again with OCR-confusable letters folded ("Riek Toeehet")
+    if ev.trigram_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
         for c in await q.candidates_by_words(session=s, words=m.folded_query(ev), segment_id=segment_id,
                                              fold_pairs=FOLD_PAIRS):
             cands.setdefault(c["card"].id, c)
         if max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
-            # still nothing: names sharing the most letter triples with the words read ("Bayne Greizky")
-            for c in await q.candidates_by_trigrams(session=s, words=ev.query_words, segment_id=segment_id):
+            for c in await q.candidates_by_trigrams(session=s, words=ev.trigram_words, segment_id=segment_id):
                 cands.setdefault(c["card"].id, c)
+    return cands
+
+
+async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
+    """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
+    same name with a number not read): read the card again closer (small print), and upside down
+    when that still reads no name (blurred print the angle classifier did not turn). The reads are
+    merged into ``reading`` and their candidates into ``cands``."""
+    ev = m.evidence(reading.lines)
+    for crop in (reading.crop, np.ascontiguousarray(reading.crop[::-1, ::-1])):
+        more = [t for t in await run_cpu(pipeline.read_closer, crop) if t not in reading.lines]
+        if more:
+            reading.lines = [*reading.lines, *more]
+            reading.serials = serials(reading.lines)
+            ev = m.evidence(reading.lines)
+            for cid, c in (await _text_candidates(s, ev, segment_id)).items():
+                cands.setdefault(cid, c)
+        if m.name_read(ev, cands):
+            break
+    return ev
+
+
+async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
+    ev = m.evidence(reading.lines)
+    cands = await _text_candidates(s, ev, segment_id)
     visual: dict[uuid.UUID, float] = {}
     if len(index):
         for feats in reading.features:
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
+    if reading.kind == "card" and max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
+        ev = await _read_closer(s, reading, cands, segment_id)
+    if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
             cands[c["card"].id] = c

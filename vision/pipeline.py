@@ -53,6 +53,16 @@ def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1]) -> list[tuple[str, 
     return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in ocr.read(img) if sc >= 0.5]
 
 
+def read_closer(crop: np.ndarray) -> list[str]:
+    """A second, slower read of a straightened card whose first read named no card: the crop enlarged
+    2x (bicubic) and sharpened, so print a few pixels tall reaches the recogniser with more detail.
+    On photos of real scans it reads names the first pass missed or garbled about as often as the
+    reverse, so the caller merges both reads."""
+    big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+    big = cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 3), -0.8, 0)
+    return [t for t, _, _ in _ocr_lines(big, 2 * max(crop.shape[:2]))]
+
+
 def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], list[dict]]:
     feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
     lines = [t for t, _, _ in _ocr_lines(crop)] if with_ocr else []

@@ -36,6 +36,34 @@ def fold(s: str) -> str:
     return s
 
 
+_ASCENDERS, _DESCENDERS = set("bdfhklt"), set("gjpqy")
+
+
+def word_shape(word: str) -> str:
+    """The outline of a printed word, which survives blur that loses its letters: ``A`` for a tall
+    letter (capital, digit, ascender), ``D`` for a descender, ``x`` for the rest ("Coffey" and
+    "Callry" are both ``AxAAxD``). Case matters, so give it the text as read, not ``norm``ed."""
+    s = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+    return "".join("A" if ch.isupper() or ch.isdigit() or ch in _ASCENDERS else "D" if ch in _DESCENDERS else "x"
+                   for ch in s if ch.isalnum())
+
+
+def edit_distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def raw_words(s: str) -> list[str]:
+    """The words of ``s`` with their case kept (for ``word_shape``)."""
+    s = unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+    return [w for w in re.split(r"[^A-Za-z0-9]+", s) if w]
+
+
 def words(s: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", norm(s)) if w]
 

@@ -84,7 +84,7 @@ async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], seg
                                  limit: int = 40) -> list[dict[str, Any]]:
     """Cards whose name shares the most letter triples with ``words`` (misread names: "Bayne Greizky"),
     through the name-search indexes: FTS5 trigram ``MATCH`` ranked by bm25 on SQLite, ``pg_trgm``
-    similarity on PostgreSQL. Other engines answer nothing."""
+    similarity on PostgreSQL (cut at 0.2). Other engines answer nothing."""
     grams = sorted({w[i:i + 3] for w in words for i in range(len(w) - 2)})
     if not grams:
         return []
@@ -98,6 +98,10 @@ async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], seg
             return []
         stmt = _card_select().where(literal_column('"card".rowid').in_(rowids))
     elif dialect == "postgresql":
+        # as lenient as SQLite's any-shared-triple match: a name read half wrong ("Prwl Slrenes" for
+        # Paul Skenes) has a similarity of ~0.25, under pg_trgm's default cut of 0.3 (this
+        # transaction only; the result is still ranked by similarity and limited)
+        await session.execute(text("SET LOCAL pg_trgm.similarity_threshold = 0.2"))
         joined = " ".join(words)
         sim = func.similarity(func.lower(Card.name), joined)
         stmt = _card_select().where(func.lower(Card.name).op("%")(joined)).order_by(sim.desc())

@@ -50,3 +50,43 @@ async def test_unrelated_text_names_no_card(ctx, cat, monkeypatch):
     _reads(monkeypatch, ["LOREM IPSUM", "DOLOR"])
     res = await _identify(ctx, photo(cat, ["skenes"], seed=6))
     assert res.detections == []
+
+
+async def test_blurred_name_with_most_letters_wrong_still_names_the_card(ctx, cat, monkeypatch):
+    # tiny print: "Paul Skenes" read as "Prwl Slrenes" (half the letters wrong, the words' outlines
+    # kept); before word-by-word matching it was below the bar for a name read and was dropped
+    _reads(monkeypatch, ["Prwl Slrenes"])
+    res = await _identify(ctx, photo(cat, ["skenes"], seed=4))
+    (d,) = res.detections
+    assert d.card.name == "Paul Skenes"
+    assert d.confidence != "High"  # a guess from a garbled read is never presented as certain
+
+
+async def test_print_too_small_for_the_first_read_is_read_closer(ctx, cat, monkeypatch):
+    # the name is legible only in the enlarged second read (the first read at most 504 px)
+    calls = []
+
+    def read(rgb):
+        calls.append(max(rgb.shape[:2]))
+        if max(rgb.shape[:2]) <= 504:
+            return [("2", 0.9, [[40.0, 600.0], [60.0, 600.0], [60.0, 620.0], [40.0, 620.0]])]
+        return [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+
+    monkeypatch.setattr(ocr, "read", read)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    (d,) = res.detections
+    assert d.card.name == "Aaron Judge"
+    assert max(calls) > 504
+
+
+async def test_a_card_read_at_first_sight_is_not_read_again(ctx, cat, monkeypatch):
+    calls = []
+
+    def read(rgb):
+        calls.append(max(rgb.shape[:2]))
+        return [("Aaron Judge", 0.9, [[40.0, 400.0], [300.0, 400.0], [300.0, 420.0], [40.0, 420.0]])]
+
+    monkeypatch.setattr(ocr, "read", read)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    assert [d.card.name for d in res.detections] == ["Aaron Judge"]
+    assert max(calls) <= 504  # no slower second pass
