@@ -1,27 +1,28 @@
 """Card name search under load: GET /v1/catalog/cards?name=... vs a bare aiohttp handler.
 
     python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000] [--seconds 10]
-                                         [--data ../shared/data] [--concurrency 32] [--workers 1]
+                                         [--data ../shared/data] [--concurrency 32] [--workers 1] [--rounds 5]
                                          [--keep KEYFILE | --url URL --url-key KEYFILE]
 
 1. Builds a fresh database (SQLite temp file, or a scratch PostgreSQL database on
    CARDWISE_BENCH_PG), imports the demo catalog, the 2024 JunkWax releases and the hockey sets
    when ../shared/data is there, then bulk-loads N synthetic cards (default 200,000; the full
    run is ``--cards 1000000``) with generated player names.
-2. Starts ``cardwise serve --workers N`` in a subprocess (per-key rate limit off: the bench is one
-   key), and a bare aiohttp server (also a subprocess, same number of SO_REUSEPORT processes)
-   that returns a fixed JSON body as large as a real page.
-3. Drives each for ``--seconds`` with 32 concurrent connections (aiohttp client), each request
-   searching one of ~500 partial names in turn, and prints p50/p99 latency, requests per second and
-   the Cardwise/bare throughput ratio, plus the tool's own latency called in-process one request at
-   a time (the query cost without HTTP, auth and contention). Cardwise runs twice: with the
-   response cache off (every request runs the search: the cold cost), and in its default
-   configuration after each term was asked once (the steady state of a running server, whose
-   repeated searches come from the per-process response cache, ``api/response_cache.py``).
-   Targets: p99 <= 25 ms, ratio >= 0.35.
-4. Measures, in the same run, the floor of answering every search from the database: the bare
-   handler plus only the search's own SQL (exact count and page ids) through the same driver (one
-   process, no auth, validation, ORM or models). Its ratio bounds what the "no cache" run could reach.
+2. Starts, side by side: ``cardwise serve --workers N`` twice (per-key rate limit off: the bench is
+   one key), once with the response cache off (every request runs the search: the cold cost) and
+   once in its default configuration, primed by asking each term once (the steady state of a running
+   server, whose repeated searches come from the per-process response cache,
+   ``api/response_cache.py``); a bare aiohttp server (the same number of SO_REUSEPORT processes)
+   returning a fixed JSON body as large as a real page; and the floor of answering every search from
+   the database: the bare handler plus only the search's own SQL (exact count and page ids) through
+   the same driver (one process, no auth, validation, ORM or models), which bounds what the cold run
+   could reach on this machine.
+3. Drives each with 32 concurrent connections (aiohttp client), each request searching one of ~500
+   partial names in turn. The four take turns in ``--rounds`` slices of ``--seconds / --rounds``, so
+   a change in the machine's load during the run falls on all of them alike. Prints p50/p99 latency,
+   requests per second and each one's throughput ratio to the bare handler, plus the tool's own
+   latency called in-process one request at a time (the query cost without HTTP, auth and
+   contention). Targets: p99 <= 25 ms, ratio >= 0.35.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import sys
 import tempfile
 import time
 import uuid
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,6 +196,7 @@ async def wait_up(url: str, headers: dict) -> None:
 
 
 async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc: int) -> dict:
+    """``conc`` connections searching ``terms`` in turn for ``seconds``: latencies, elapsed time, errors."""
     import aiohttp
 
     lat: list[float] = []
@@ -218,9 +220,15 @@ async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc
         t0 = time.perf_counter()
         await asyncio.gather(*(worker(k) for k in range(conc)))
         dt = time.perf_counter() - t0
-    lat.sort()
+    return {"lat": lat, "dt": dt, "errors": errors}
+
+
+def summarize(slices: list[dict]) -> dict:
+    """One figure from the slices a target was driven in: requests, req/s, p50/p99 latency, errors."""
+    lat = sorted(x for sl in slices for x in sl["lat"])
+    dt = sum(sl["dt"] for sl in slices)
     return {"n": len(lat), "rps": len(lat) / dt, "p50": statistics.median(lat) * 1000,
-            "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": errors}
+            "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": sum(sl["errors"] for sl in slices)}
 
 
 async def tool_only(url: str, terms: list[str]) -> dict:
@@ -274,37 +282,41 @@ async def main_async(args) -> None:
     terms += ["ohtani", "judge", "skenes", "gretzky", "soto", "witt"]
     rnd.shuffle(terms)
     tool_res = await tool_only(url, terms[:300])
-    bare_port = _port()
     env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING",
            "CARDWISE_DB_POOL_SIZE": "16", "CARDWISE_RATE_LIMIT_PER_MIN": "0"}
     headers = {"X-API-Key": key}
-    results: dict[str, dict] = {}
-    bare = None
     try:
-        # 1. the response cache off: every request runs the search query (the cold cost)
-        async with serve(env | {"CARDWISE_CATALOG_CACHE_S": "0"}, args.workers, headers) as base:
-            page, sample = await full_page(base, headers, terms)
-            await drive(base, headers, terms, 1.0, args.concurrency)  # warm-up (connections, pages)
-            results["cardwise, no cache"] = await drive(base, headers, terms, args.seconds, args.concurrency)
-        # 2. the default configuration once each term has been asked once (the steady state of a
-        #    running server: repeated searches are answered from the per-process response cache)
-        async with serve(env, args.workers, headers) as base:
+        async with AsyncExitStack() as stack:
+            # Cardwise with the response cache off (every request runs the search: the cold cost), and
+            # in its default configuration once each term has been asked once (the steady state of a
+            # running server, whose repeated searches come from the per-process response cache)
+            cold = await stack.enter_async_context(
+                serve(env | {"CARDWISE_CATALOG_CACHE_S": "0"}, args.workers, headers))
+            warm = await stack.enter_async_context(serve(env, args.workers, headers))
+            page, sample = await full_page(cold, headers, terms)
+            body_file = Path(tempfile.mkdtemp()) / "page.json"
+            body_file.write_bytes(json.dumps(page).encode())
+            bare = await stack.enter_async_context(
+                background(BARE, str(body_file), str(args.workers)))
+            floor = await stack.enter_async_context(background(FLOOR, str(body_file), url))
             t0 = time.perf_counter()
-            await prime(base, headers, terms, args.concurrency)
+            await prime(warm, headers, terms, args.concurrency)
             primed = time.perf_counter() - t0
-            results["cardwise, cached"] = await drive(base, headers, terms, args.seconds, args.concurrency)
-        body_file = Path(tempfile.mkdtemp()) / "page.json"
-        body_file.write_bytes(json.dumps(page).encode())
-        bare = subprocess.Popen([sys.executable, "-c", BARE, str(bare_port), str(body_file), str(args.workers)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        await wait_up(f"http://127.0.0.1:{bare_port}/v1/catalog/cards", {})
-        await drive(f"http://127.0.0.1:{bare_port}", {}, terms, 1.0, args.concurrency)
-        results["bare"] = await drive(f"http://127.0.0.1:{bare_port}", {}, terms, args.seconds, args.concurrency)
-        results["floor: bare + SQL"] = await run_floor(url, body_file, terms, args)
+            targets = {"cardwise, no cache": (cold, headers), "cardwise, cached": (warm, headers),
+                       "bare": (bare, {}), "floor: bare + SQL": (floor, {})}
+            for base, h in targets.values():  # warm-up: connections, pages, the bare servers' imports
+                await drive(base, h, terms, 1.0, args.concurrency)
+            # the targets take turns, ``--rounds`` slices each, so a change in the machine's load
+            # during the run falls on all of them alike instead of on whichever ran at that moment
+            slices: dict[str, list[dict]] = {label: [] for label in targets}
+            for _ in range(args.rounds):
+                for label, (base, h) in targets.items():
+                    slices[label].append(await drive(base, h, terms, args.seconds / args.rounds, args.concurrency))
+            results = {label: summarize(sl) for label, sl in slices.items()}
         cards = "(--url)" if args.url else f"{args.cards:,}"
         print(f"db={args.db} cards={cards} terms={len(terms)} page={len(sample):,} bytes "
-              f"concurrency={args.concurrency} workers={args.workers} (first pass over the terms, cached run: "
-              f"{primed:.1f} s)")
+              f"concurrency={args.concurrency} workers={args.workers} rounds={args.rounds} (first pass over the "
+              f"terms, cached run: {primed:.1f} s)")
         for label, r in results.items():
             print(f"  {label:22s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
@@ -313,9 +325,6 @@ async def main_async(args) -> None:
         for label in ("cardwise, no cache", "cardwise, cached", "floor: bare + SQL"):
             print(f"  ratio {label} / bare req/s: {results[label]['rps'] / results['bare']['rps']:.2f}")
     finally:
-        if bare is not None:
-            os.killpg(bare.pid, 15)  # the bare server's forked copies share its session
-            bare.wait(timeout=10)
         if cleanup:
             import asyncpg
 
@@ -324,17 +333,18 @@ async def main_async(args) -> None:
             await conn.close()
 
 
-async def run_floor(url: str, body_file: Path, terms: list[str], args) -> dict:
-    """The bare handler plus the search's own SQL per request (one process, like ``--workers 1``)."""
+@asynccontextmanager
+async def background(script: str, *args: str):
+    """A bare server (``BARE`` or ``FLOOR``) in a subprocess on a free port; yields its base URL."""
     port = _port()
-    proc = subprocess.Popen([sys.executable, "-c", FLOOR, str(port), str(body_file), url],
+    proc = subprocess.Popen([sys.executable, "-c", script, str(port), *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        await wait_up(f"http://127.0.0.1:{port}/v1/catalog/cards", {})
-        await drive(f"http://127.0.0.1:{port}", {}, terms, 1.0, args.concurrency)
-        return await drive(f"http://127.0.0.1:{port}", {}, terms, args.seconds, args.concurrency)
+        base = f"http://127.0.0.1:{port}"
+        await wait_up(f"{base}/v1/catalog/cards", {})
+        yield base
     finally:
-        os.killpg(proc.pid, 15)
+        os.killpg(proc.pid, 15)  # a server's forked copies share its session
         proc.wait(timeout=10)
 
 
@@ -387,6 +397,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--concurrency", type=int, default=32)
     ap.add_argument("--workers", type=int, default=1, help="server processes, for Cardwise and the bare handler")
+    ap.add_argument("--rounds", type=int, default=5, help="turns the targets take, each driven seconds/rounds a turn")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--keep", metavar="KEYFILE", help="keep the built database; write its API key here")
     ap.add_argument("--url", help="run against a database an earlier --keep run built (SQLAlchemy URL)")
