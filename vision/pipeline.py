@@ -216,6 +216,16 @@ def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tupl
     return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
 
 
+def _held(rgb: np.ndarray, f: detect.Found) -> None:
+    """A card located alone whose holder outline lies on the photo's edges (``detect._holders``) and
+    whose label end has a label's colours there: the holder is the detection (read as a slab),
+    not the card inside it."""
+    for end, quad in f.holders or []:
+        if label_end_by_colour(detect.straighten(rgb, quad, "slab")) == end:
+            f.quad, f.kind, f.label_end = quad, "slab", end
+            return
+
+
 def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int = 8) -> Analysis:
     t0 = time.perf_counter()
     rgb = decode(data) if isinstance(data, (bytes, bytearray)) else data
@@ -224,6 +234,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     t2 = time.perf_counter()
     readings = []
     for f in found:
+        _held(rgb, f)
         if f.kind == "slab" or f.label_end is not None:
             # a card window nested where a slab holds it makes a slab even when perspective gave
             # the outline a card's proportions
