@@ -4,8 +4,9 @@ The engine loads once per process, lazily, behind a lock; ``read(rgb)`` returns 
 score, box)]`` in reading order; with ``crops=[]`` it also fills that list with each detected
 line's crop (before the angle classifier turned any), so ``recognise`` can read the same lines
 again another way (upside down) without detecting them again (that path calls the engine's own
-steps, as ``RapidOCR.__call__`` in the pinned rapidocr 3.10.0 does). Limits: inputs are never upscaled (``limit_type=max``) and
-onnxruntime uses at most ``CARDWISE_OCR_THREADS`` (default 2) threads.
+steps, as ``RapidOCR.__call__`` in the pinned rapidocr 3.10.0 does). Limits: inputs are never
+upscaled (``limit_type=max``) and onnxruntime uses at most ``CARDWISE_OCR_THREADS`` (default 2)
+threads.
 """
 
 from __future__ import annotations
