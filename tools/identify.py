@@ -13,7 +13,6 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
@@ -174,8 +173,11 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) ->
     when that still reads no name (blurred print the angle classifier did not turn). The reads are
     merged into ``reading`` and their candidates into ``cands``."""
     ev = m.evidence(reading.lines)
-    for crop in (reading.crop, np.ascontiguousarray(reading.crop[::-1, ::-1])):
-        more = [t for t in await run_cpu(pipeline.read_closer, crop) if t not in reading.lines]
+    closer, line_crops = await run_cpu(pipeline.read_closer, reading.crop)
+    for turned in (False, True):
+        if turned:
+            closer = await run_cpu(pipeline.read_turned, line_crops)
+        more = [t for t in closer if t not in reading.lines]
         if more:
             reading.lines = [*reading.lines, *more]
             reading.serials = serials(reading.lines)

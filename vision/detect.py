@@ -28,6 +28,7 @@ class Found:
     kind: str  # "card" | "slab"
     score: float  # edge support 0..1
     label_end: str | None = None  # "top" | "bottom": a card window nested where a slab holds it (see _window_end)
+    holders: list[tuple[str, np.ndarray]] | None = None  # for a card: outlines of a holder around it (_holders)
 
     @property
     def area(self) -> float:
@@ -54,6 +55,14 @@ def _edges(img: np.ndarray) -> list[np.ndarray]:
     hsv = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_RGB2HSV)
     out.append(cv2.Canny(hsv[:, :, 1], 30, 90))
     return out
+
+
+def _support_map(edge_maps: list[np.ndarray]) -> np.ndarray:
+    """Every edge map's pixels, dilated: where an outline's side counts as lying on an edge."""
+    union = np.zeros_like(edge_maps[0])
+    for e in edge_maps:
+        union |= e
+    return cv2.dilate(union, np.ones((7, 7), np.uint8))
 
 
 def _frame_edges(img: np.ndarray) -> np.ndarray:
@@ -206,6 +215,31 @@ def _window_end(outer: np.ndarray, inner: np.ndarray, tol: float = 0.07) -> str 
     return None
 
 
+def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -> list[tuple[str, np.ndarray]]:
+    """``[(label end, holder quad)]``: outlines a slab holding ``card`` where its window (or its card's
+    printed area) would have it, either way up, whose every side lies on edges in the photo like a
+    located outline's (``_support``) and which overlaps no other detection. A holder whose outline
+    did not close into one contour (its edge merged with the card's) leaves the card inside it
+    located alone; the caller confirms a candidate by the label's colours."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32).reshape(-1, 1, 2)
+    h, w = edge_dil.shape
+    out = []
+    for x0, y0, x1, y1 in WINDOWS:
+        for end, (a, b) in (("top", (y0, y1)), ("bottom", (1 - y1, 1 - y0))):
+            win = np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32)
+            quad = cv2.perspectiveTransform(unit, cv2.getPerspectiveTransform(win, order_corners(card))).reshape(4, 2)
+            quad = order_corners(quad)
+            if _visible_area(quad, w, h) < 0.9 * cv2.contourArea(quad):
+                continue
+            mean_sup, min_sup = _support(edge_dil, quad)
+            if mean_sup < 0.75 or min_sup < 0.5:
+                continue
+            if any(_iou(quad, o)[1] > 0.2 for o in others):
+                continue
+            out.append((end, quad))
+    return out
+
+
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     """Every card and slab in the image, largest first (quads in the input's coordinates)."""
     h0, w0 = rgb.shape[:2]
@@ -216,10 +250,7 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     h, w = img.shape[:2]
     min_area = 0.012 * h * w
     edge_maps = _edges(img)
-    union = np.zeros((h, w), np.uint8)
-    for e in edge_maps:
-        union |= e
-    edge_dil = cv2.dilate(union, np.ones((7, 7), np.uint8))
+    edge_dil = _support_map(edge_maps)
     frame = _frame_edges(img)
     cands: list[Found] = []
     for e in edge_maps:
@@ -260,6 +291,10 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
             kept.append(f)
         if len(kept) >= max_objects:
             break
+    for f in kept:
+        if f.kind == "card" and f.label_end is None:
+            found = _holders(f.quad, edge_dil, [k.quad for k in kept if k is not f])
+            f.holders = [(end, (q / scale).astype(np.float32)) for end, q in found] or None
     for f in kept:
         f.quad = (f.quad / scale).astype(np.float32)
     return kept

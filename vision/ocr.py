@@ -1,8 +1,12 @@
 """Text reading with rapidocr (PP-OCR det+rec+cls ONNX models shipped inside the wheel).
 
 The engine loads once per process, lazily, behind a lock; ``read(rgb)`` returns ``[(text,
-score, box)]`` in reading order. Limits: inputs are never upscaled (``limit_type=max``) and
-onnxruntime uses at most ``CARDWISE_OCR_THREADS`` (default 2) threads.
+score, box)]`` in reading order; with ``crops=[]`` it also fills that list with each detected
+line's crop (before the angle classifier turned any), so ``recognise`` can read the same lines
+again another way (upside down) without detecting them again (that path calls the engine's own
+steps, as ``RapidOCR.__call__`` in the pinned rapidocr 3.10.0 does). Limits: inputs are never
+upscaled (``limit_type=max``) and onnxruntime uses at most ``CARDWISE_OCR_THREADS`` (default 2)
+threads.
 """
 
 from __future__ import annotations
@@ -47,10 +51,19 @@ def engine():
     return _ENGINE
 
 
-def read(rgb: np.ndarray) -> list[tuple[str, float, list]]:
+def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None) -> list[tuple[str, float, list]]:
     if not available():  # pragma: no cover
         return []
-    res = engine()(np.ascontiguousarray(rgb[:, :, ::-1]))
+    eng = engine()
+    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    if crops is None:
+        res = eng(bgr)
+    else:  # the engine's own steps (RapidOCR.__call__), keeping the line crops
+        img, op_record = eng.preprocess_img(bgr)
+        det, cls, rec, line_crops = eng.run_ocr_steps(img, op_record)
+        res = eng.build_final_output(bgr, det, cls, rec, line_crops, op_record)
+        if res is not None and res.txts is not None:
+            crops.extend(line_crops)
     if res is None or res.txts is None:
         return []
     boxes = res.boxes if res.boxes is not None else [None] * len(res.txts)
@@ -59,3 +72,13 @@ def read(rgb: np.ndarray) -> list[tuple[str, float, list]]:
         b = [[float(x), float(y)] for x, y in box] if box is not None else []
         out.append((str(txt), float(score), b))
     return out
+
+
+def recognise(line_crops: list[np.ndarray]) -> list[tuple[str, float]]:
+    """The recogniser alone on line crops (BGR, as ``read`` keeps them): ``[(text, score)]``."""
+    if not line_crops or not available():
+        return []
+    res = engine().recognize_txt(list(line_crops))
+    if res is None or res.txts is None:
+        return []
+    return [(str(t), float(sc)) for t, sc in zip(res.txts, res.scores)]

@@ -44,23 +44,35 @@ class Analysis:
     timings: dict[str, float]
 
 
-def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1]) -> list[tuple[str, float, list]]:
-    """OCR lines with score >= 0.5; boxes in the input's coordinates."""
+def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None = None
+               ) -> list[tuple[str, float, list]]:
+    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``: see ``ocr.read``)."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     if s < 1.0:
         img = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
-    return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in ocr.read(img) if sc >= 0.5]
+    found = ocr.read(img) if crops is None else ocr.read(img, crops=crops)
+    return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in found if sc >= 0.5]
 
 
-def read_closer(crop: np.ndarray) -> list[str]:
+def read_closer(crop: np.ndarray) -> tuple[list[str], list[np.ndarray]]:
     """A second, slower read of a straightened card whose first read named no card: the crop enlarged
     2x (bicubic) and sharpened, so print a few pixels tall reaches the recogniser with more detail.
     On photos of real scans it reads names the first pass missed or garbled about as often as the
-    reverse, so the caller merges both reads."""
+    reverse, so the caller merges both reads. Returns the lines and the line crops, for
+    ``read_turned``."""
     big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
     big = cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 3), -0.8, 0)
-    return [t for t, _, _ in _ocr_lines(big, 2 * max(crop.shape[:2]))]
+    line_crops: list[np.ndarray] = []
+    return [t for t, _, _ in _ocr_lines(big, 2 * max(crop.shape[:2]), line_crops)], line_crops
+
+
+def read_turned(line_crops: list[np.ndarray]) -> list[str]:
+    """The closer read's lines recognised upside down (blurred upside-down print the angle classifier
+    did not turn): the same lines as reading the turned card again, without detecting them again
+    (detection is most of a read's time), in the turned card's reading order."""
+    return [t for t, sc in ocr.recognise([np.ascontiguousarray(c[::-1, ::-1]) for c in reversed(line_crops)])
+            if sc >= 0.5]
 
 
 def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], list[dict]]:
@@ -204,6 +216,16 @@ def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tupl
     return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
 
 
+def _held(rgb: np.ndarray, f: detect.Found) -> None:
+    """A card located alone whose holder outline lies on the photo's edges (``detect._holders``) and
+    whose label end has a label's colours there: the holder is the detection (read as a slab),
+    not the card inside it."""
+    for end, quad in f.holders or []:
+        if label_end_by_colour(detect.straighten(rgb, quad, "slab")) == end:
+            f.quad, f.kind, f.label_end = quad, "slab", end
+            return
+
+
 def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int = 8) -> Analysis:
     t0 = time.perf_counter()
     rgb = decode(data) if isinstance(data, (bytes, bytearray)) else data
@@ -212,6 +234,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     t2 = time.perf_counter()
     readings = []
     for f in found:
+        _held(rgb, f)
         if f.kind == "slab" or f.label_end is not None:
             # a card window nested where a slab holds it makes a slab even when perspective gave
             # the outline a card's proportions

@@ -9,7 +9,7 @@ import pytest
 
 from vision import detect
 from vision.photos import make_photo
-from vision.pipeline import analyse, label_end_by_text_and_colour, lone_grade
+from vision.pipeline import _held, analyse, label_end_by_text_and_colour, lone_grade
 from vision.render import SLAB_H, SLAB_W, CardSpec, render_card, render_slab
 
 OHTANI = CardSpec(id="a", name="Shohei Ohtani", number="1", release_name="2024 Topps Chrome", year="2024",
@@ -59,6 +59,36 @@ def test_small_slabs_on_a_hard_photo_are_slabs_with_their_company():
         best = max(readings, key=lambda r: detect._iou(t.quad, r.quad)[0])
         assert detect._iou(t.quad, best.quad)[0] > 0.8
         assert best.kind == "slab" and best.label is not None and best.label.company == company
+
+
+def _on_table(obj: np.ndarray, at: tuple[int, int] = (100, 100)) -> np.ndarray:
+    img = np.full((1000 + 2 * at[1], 900, 3), (70, 90, 60), np.uint8)
+    img[at[1]: at[1] + obj.shape[0], at[0]: at[0] + obj.shape[1]] = obj
+    return img
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_card_located_alone_inside_its_holder_is_reported_as_the_slab(turned):
+    # the holder's outline merged with the card's and did not close: only the card inside it was
+    # located, so the object came back as a bare card with the card's outline (half the object's area)
+    # and no grading; the holder around it lies on edges and has a label's colours at one end
+    slab = render_slab(OHTANI, "BGS", "9.5", "81234567", render_card(OHTANI))
+    if turned:
+        slab = np.ascontiguousarray(slab[::-1, ::-1])
+    img = _on_table(slab)
+    window = _box(160, 390, 660, 1090) if not turned else _box(160, 150, 660, 850)
+    found = detect.Found(quad=window, kind="card", score=0.9)
+    found.holders = detect._holders(window, detect._support_map(detect._edges(img)), [])
+    _held(img, found)
+    assert found.kind == "slab" and found.label_end == ("bottom" if turned else "top")
+    assert detect._iou(OUTER, found.quad)[0] > 0.9
+
+
+def test_a_bare_card_has_no_holder_around_it():
+    card = render_card(OHTANI)
+    img = _on_table(card)
+    quad = _box(100, 100, 600, 800)
+    assert detect._holders(quad, detect._support_map(detect._edges(img)), []) == []
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -6,6 +6,7 @@ the engine's mood on a given photo.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.factories import seed_catalog
@@ -23,7 +24,7 @@ async def cat(sessions):
 def _reads(monkeypatch, lines: list[str]) -> None:
     boxes = [[[40.0, 400.0 + 30 * i], [300.0, 400.0 + 30 * i], [300.0, 420.0 + 30 * i], [40.0, 420.0 + 30 * i]]
              for i in range(len(lines))]
-    monkeypatch.setattr(ocr, "read", lambda rgb: [(t, 0.9, b) for t, b in zip(lines, boxes)])
+    monkeypatch.setattr(ocr, "read", lambda rgb, **_: [(t, 0.9, b) for t, b in zip(lines, boxes)])
 
 
 async def _identify(ctx, data: bytes):
@@ -66,7 +67,7 @@ async def test_print_too_small_for_the_first_read_is_read_closer(ctx, cat, monke
     # the name is legible only in the enlarged second read (the first read at most 504 px)
     calls = []
 
-    def read(rgb):
+    def read(rgb, **_):
         calls.append(max(rgb.shape[:2]))
         if max(rgb.shape[:2]) <= 504:
             return [("2", 0.9, [[40.0, 600.0], [60.0, 600.0], [60.0, 620.0], [40.0, 620.0]])]
@@ -82,7 +83,7 @@ async def test_print_too_small_for_the_first_read_is_read_closer(ctx, cat, monke
 async def test_a_card_read_at_first_sight_is_not_read_again(ctx, cat, monkeypatch):
     calls = []
 
-    def read(rgb):
+    def read(rgb, **_):
         calls.append(max(rgb.shape[:2]))
         return [("Aaron Judge", 0.9, [[40.0, 400.0], [300.0, 400.0], [300.0, 420.0], [40.0, 420.0]])]
 
@@ -90,3 +91,26 @@ async def test_a_card_read_at_first_sight_is_not_read_again(ctx, cat, monkeypatc
     res = await _identify(ctx, photo(cat, ["judge"], seed=7))
     assert [d.card.name for d in res.detections] == ["Aaron Judge"]
     assert max(calls) <= 504  # no slower second pass
+
+
+async def test_upside_down_print_is_read_from_the_closer_reads_lines(ctx, cat, monkeypatch):
+    # blurred upside-down print the angle classifier did not turn: the closer read's lines are
+    # recognised turned round, without detecting them a third time (detection is most of a read)
+    reads, turned = [], []
+
+    def read(rgb, crops=None):
+        reads.append(max(rgb.shape[:2]))
+        if crops is not None:
+            crops.append(np.zeros((20, 120, 3), np.uint8))
+        return [("egpnr uoaaa", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+
+    def recognise(line_crops):
+        turned.append(len(line_crops))
+        return [("Aaron Judge", 0.9)]
+
+    monkeypatch.setattr(ocr, "read", read)
+    monkeypatch.setattr(ocr, "recognise", recognise)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    (d,) = res.detections
+    assert d.card.name == "Aaron Judge"
+    assert len(reads) == 2 and turned == [1]
