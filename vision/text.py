@@ -18,8 +18,13 @@ _SERIAL_RE = re.compile(r"(?<![\d/])(\d{1,4})\s*/\s*(\d{1,4})(?![\d/])")
 _YEAR_RE = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
 
 
+def ascii_text(s: str) -> str:
+    """``s`` with accents dropped and anything else outside ASCII removed, case kept."""
+    return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+
+
 def norm(s: str) -> str:
-    s = unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
+    s = ascii_text(s)
     return re.sub(r"[^a-z0-9#/ ]+", " ", s.lower()).strip()
 
 
@@ -43,7 +48,7 @@ def word_shape(word: str) -> str:
     """The outline of a printed word, which survives blur that loses its letters: ``A`` for a tall
     letter (capital, digit, ascender), ``D`` for a descender, ``x`` for the rest ("Coffey" and
     "Callry" are both ``AxAAxD``). Case matters, so give it the text as read, not ``norm``ed."""
-    s = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+    s = ascii_text(word)
     return "".join("A" if ch.isupper() or ch.isdigit() or ch in _ASCENDERS else "D" if ch in _DESCENDERS else "x"
                    for ch in s if ch.isalnum())
 
@@ -60,8 +65,7 @@ def edit_distance(a: str, b: str) -> int:
 
 def raw_words(s: str) -> list[str]:
     """The words of ``s`` with their case kept (for ``word_shape``)."""
-    s = unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
-    return [w for w in re.split(r"[^A-Za-z0-9]+", s) if w]
+    return [w for w in re.split(r"[^A-Za-z0-9]+", ascii_text(s)) if w]
 
 
 def words(s: str) -> list[str]:
