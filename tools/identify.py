@@ -169,14 +169,17 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
 
 async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
-    same name with a number not read): read the card again closer (small print), and upside down
-    when that still reads no name (blurred print the angle classifier did not turn). The reads are
-    merged into ``reading`` and their candidates into ``cands``."""
+    same name with a number not read): read the card again closer (small print), then closer in grey
+    levels, then its lines upside down (blurred print the angle classifier did not turn), until the
+    text names one card. The reads are merged into ``reading`` and their candidates into ``cands``."""
     ev = m.evidence(reading.lines)
-    closer, line_crops = await run_cpu(pipeline.read_closer, reading.crop)
-    for turned in (False, True):
-        if turned:
+    line_crops: list = []
+    for step in ("colour", "grey", "turned"):
+        if step == "turned":
             closer = await run_cpu(pipeline.read_turned, line_crops)
+        else:
+            closer, crops = await run_cpu(pipeline.read_closer, reading.crop, grey=step == "grey")
+            line_crops += crops
         more = [t for t in closer if t not in reading.lines]
         if more:
             reading.lines = [*reading.lines, *more]
@@ -184,7 +187,7 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) ->
             ev = m.evidence(reading.lines)
             for cid, c in (await _text_candidates(s, ev, segment_id)).items():
                 cands.setdefault(cid, c)
-        if m.name_read(ev, cands):
+        if not m.weak_text(ev, cands):
             break
     return ev
 

@@ -55,12 +55,16 @@ def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None 
     return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in found if sc >= 0.5]
 
 
-def read_closer(crop: np.ndarray) -> tuple[list[str], list[np.ndarray]]:
+def read_closer(crop: np.ndarray, *, grey: bool = False) -> tuple[list[str], list[np.ndarray]]:
     """A second, slower read of a straightened card whose first read named no card: the crop enlarged
     2x (bicubic) and sharpened, so print a few pixels tall reaches the recogniser with more detail.
     On photos of real scans it reads names the first pass missed or garbled about as often as the
-    reverse, so the caller merges both reads. Returns the lines and the line crops, for
-    ``read_turned``."""
+    reverse, so the caller merges both reads. ``grey``: read the card's grey levels instead of its
+    colours; on blurred, noisy photos the text detector then finds lines it misses in colour (red
+    numbers on white, light names on a dark bar) while it loses others, so it is a further read, not
+    a replacement. Returns the lines and the line crops, for ``read_turned``."""
+    if grey:
+        crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
     big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
     big = cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 3), -0.8, 0)
     line_crops: list[np.ndarray] = []

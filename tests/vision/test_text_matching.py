@@ -6,9 +6,12 @@ the engine's mood on a given photo.
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 import pytest
 
+from store.models import Card
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
 from tools.identify import IdentifyIn, identify_card
@@ -113,4 +116,49 @@ async def test_upside_down_print_is_read_from_the_closer_reads_lines(ctx, cat, m
     res = await _identify(ctx, photo(cat, ["judge"], seed=7))
     (d,) = res.detections
     assert d.card.name == "Aaron Judge"
-    assert len(reads) == 2 and turned == [1]
+    # first read, closer read in colour, closer read in grey; then both closer reads' lines turned
+    assert len(reads) == 3 and turned == [2]
+
+
+async def test_print_the_colour_reads_miss_is_read_in_grey_levels(ctx, cat, monkeypatch):
+    # blurred red print on white (or a light name on a dark bar): the text detector misses it in
+    # colour and finds it in grey levels, so a third read looks at the card's grey levels
+    seen = []
+
+    def read(rgb, **_):
+        grey = bool(np.array_equal(rgb[..., 0], rgb[..., 1]) and np.array_equal(rgb[..., 1], rgb[..., 2]))
+        seen.append(grey)
+        if grey and max(rgb.shape[:2]) > 504:
+            return [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+        return [("2", 0.9, [[40.0, 600.0], [60.0, 600.0], [60.0, 620.0], [40.0, 620.0]])]
+
+    monkeypatch.setattr(ocr, "read", read)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    (d,) = res.detections
+    assert d.card.name == "Aaron Judge"
+    assert seen == [False, False, True]
+
+
+async def test_a_name_tie_is_read_again_until_the_number_settles_it(ctx, sessions, cat, monkeypatch):
+    # two cards share the name read and the number is legible only in the grey read: the closer
+    # reads go on past the name until the text names one card
+    judge = cat.cards["judge"]
+    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="77",
+                number_sort=77, description=judge.description)
+    async with sessions() as s, s.begin():
+        s.add(twin)
+    seen = []
+
+    def read(rgb, **_):
+        grey = bool(np.array_equal(rgb[..., 0], rgb[..., 1]) and np.array_equal(rgb[..., 1], rgb[..., 2]))
+        seen.append(grey)
+        lines = [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+        if grey:
+            lines.append(("#77", 0.9, [[80.0, 100.0], [200.0, 100.0], [200.0, 140.0], [80.0, 140.0]]))
+        return lines
+
+    monkeypatch.setattr(ocr, "read", read)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    (d,) = res.detections
+    assert (d.card.name, d.card.number) == ("Aaron Judge", "77") and d.card.id == str(twin.id)
+    assert seen == [False, False, True]
