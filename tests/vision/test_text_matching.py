@@ -30,6 +30,10 @@ def _reads(monkeypatch, lines: list[str]) -> None:
     monkeypatch.setattr(ocr, "read", lambda rgb, **_: [(t, 0.9, b) for t, b in zip(lines, boxes)])
 
 
+def _grey(rgb) -> bool:
+    return bool(np.array_equal(rgb[..., 0], rgb[..., 1]) and np.array_equal(rgb[..., 1], rgb[..., 2]))
+
+
 async def _identify(ctx, data: bytes):
     return await identify_card(ctx, IdentifyIn(image=Upload(data=data, content_type="image/jpeg")))
 
@@ -126,7 +130,7 @@ async def test_print_the_colour_reads_miss_is_read_in_grey_levels(ctx, cat, monk
     seen = []
 
     def read(rgb, **_):
-        grey = bool(np.array_equal(rgb[..., 0], rgb[..., 1]) and np.array_equal(rgb[..., 1], rgb[..., 2]))
+        grey = _grey(rgb)
         seen.append(grey)
         if grey and max(rgb.shape[:2]) > 504:
             return [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
@@ -150,7 +154,7 @@ async def test_a_name_tie_is_read_again_until_the_number_settles_it(ctx, session
     seen = []
 
     def read(rgb, **_):
-        grey = bool(np.array_equal(rgb[..., 0], rgb[..., 1]) and np.array_equal(rgb[..., 1], rgb[..., 2]))
+        grey = _grey(rgb)
         seen.append(grey)
         lines = [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
         if grey:
