@@ -238,13 +238,14 @@ def _framed(outer: np.ndarray, edge_dil: np.ndarray) -> list[str]:
     outline was located but whose label could not be read (small, blurred) and whose window was not
     located as a quad of its own. A bare card has no edges there (its art box, name bar and header
     sit elsewhere); the caller also wants a label's colours at that end."""
-    out = []
-    for end in ("top", "bottom"):
-        box = _support(edge_dil, order_corners(_part(outer, LABEL_BOX, end)))
-        win = max((_support(edge_dil, order_corners(_part(outer, w, end))) for w in WINDOWS), key=sum)
-        if min(box[0], win[0]) >= FRAME_SUPPORT[0] and min(box[1], win[1]) >= FRAME_SUPPORT[1]:
-            out.append(end)
-    return out
+    return [end for end in ("top", "bottom") if _box_seen(outer, LABEL_BOX, end, edge_dil)
+            and any(_box_seen(outer, w, end, edge_dil) for w in WINDOWS)]
+
+
+def _box_seen(outer: np.ndarray, box: tuple[float, float, float, float], end: str, edge_dil: np.ndarray) -> bool:
+    """Every side of ``box`` (``_part``) lies on edges (``FRAME_SUPPORT``)."""
+    mean_sup, min_sup = _support(edge_dil, order_corners(_part(outer, box, end)))
+    return mean_sup >= FRAME_SUPPORT[0] and min_sup >= FRAME_SUPPORT[1]
 
 
 def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -> list[tuple[str, np.ndarray]]:
@@ -268,6 +269,10 @@ def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -
                 continue
             mean_sup, min_sup = _support(edge_dil, quad)
             if mean_sup < 0.75 or min_sup < 0.5:
+                continue
+            if (x0, y0, x1, y1) == BELOW_LABEL and not _box_seen(quad, LABEL_BOX, end, edge_dil):
+                # grown past the outline's end only, along its own sides: the label box must be seen too,
+                # or a light background beyond a bare card's end passes for a label
                 continue
             if any(_iou(quad, o)[1] > 0.2 and not _inside_of(o, quad) for o in others):
                 continue

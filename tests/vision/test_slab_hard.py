@@ -158,3 +158,17 @@ def test_small_slabs_located_as_cards_report_their_company(seed):
         best = max(readings, key=lambda r: detect._iou(t.quad, r.quad)[0])
         assert detect._iou(t.quad, best.quad)[0] > 0.8
         assert best.kind == "slab" and best.label is not None and best.label.company == company
+
+
+def test_a_bare_card_on_a_beige_table_is_not_grown_into_a_holder():
+    # grown past the card's end along its own sides, the "holder below its label" met the table's far edge;
+    # the beige table beyond the card's end has a BGS label's colours, but no label box lies on edges there
+    card = render_card(CardSpec(id="b", name="Blastoise", number="57", release_name="Base Set", year="1999",
+                                segment="Pokemon"))
+    img = np.full((1150, 900, 3), (180, 170, 140), np.uint8)
+    img[100:800, 100:600] = card
+    img[998:1004, :] = (120, 110, 90)  # the table's far edge, where a holder's end would be
+    found = detect.Found(quad=_box(100, 100, 600, 800), kind="card", score=0.9)
+    found.holders = detect._holders(found.quad, _blurred_edges(img), [])
+    pipeline.settle(img, [found])
+    assert found.kind == "card" and found.label_end is None
