@@ -238,8 +238,9 @@ def _framed(outer: np.ndarray, edge_dil: np.ndarray) -> list[str]:
     outline was located but whose label could not be read (small, blurred) and whose window was not
     located as a quad of its own. A bare card has no edges there (its art box, name bar and header
     sit elsewhere); the caller also wants a label's colours at that end."""
-    return [end for end in ("top", "bottom") if _box_seen(outer, LABEL_BOX, end, edge_dil)
+    ends = [end for end in ("top", "bottom") if _box_seen(outer, LABEL_BOX, end, edge_dil)
             and any(_box_seen(outer, w, end, edge_dil) for w in WINDOWS)]
+    return ends if len(ends) == 1 else []  # both: a busy picture (a photographed card) is all edges
 
 
 def _box_seen(outer: np.ndarray, box: tuple[float, float, float, float], end: str, edge_dil: np.ndarray) -> bool:

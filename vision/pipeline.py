@@ -234,7 +234,7 @@ def _framed(rgb: np.ndarray, f: detect.Found) -> None:
     blurred) and whose proportions may read as a card's; read as a slab with its label there."""
     if not f.framed:
         return
-    end = label_end_by_colour(detect.straighten(rgb, f.quad, "slab"), dark=True)
+    end = label_end_by_colour(detect.straighten(rgb, f.quad, "slab"))
     if end in f.framed:
         f.kind, f.label_end = "slab", end
 
