@@ -7,7 +7,9 @@ filters (aspect ratio, fill) -> an edge-support check (most points along each si
 edge) -> non-maximum suppression that keeps outer quads and drops quads nested inside a kept one
 (art boxes, a slab's card window) -> card or slab by aspect ratio (0.714 vs ~0.60). A dropped quad
 that sits exactly where a slab holds its card marks the outer quad's ``label_end`` (the pipeline then
-reads it as a slab whatever its measured proportions).
+reads it as a slab whatever its measured proportions). An outline with neither gets two holder checks
+from edges alone: a label box and window inside it (``framed``), or a holder around it (``holders``);
+the pipeline confirms either by the label's colours.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ class Found:
     kind: str  # "card" | "slab"
     score: float  # edge support 0..1
     label_end: str | None = None  # "top" | "bottom": a card window nested where a slab holds it (see _window_end)
-    holders: list[tuple[str, np.ndarray]] | None = None  # for a card: outlines of a holder around it (_holders)
+    holders: list[tuple[str, np.ndarray]] | None = None  # outlines of a holder around it (_holders)
+    framed: list[str] | None = None  # ends at which a holder's label box and card window lie on edges (_framed)
 
     @property
     def area(self) -> float:
@@ -198,6 +201,11 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
 # and the card's printed area inside its 24 px border (what edges find when the white border melts into the
 # plastic)
 WINDOWS = ((0.097, 0.279, 0.903, 0.952), (0.135, 0.356, 0.865, 0.929))
+# the label's box (26..594 x 26..232), and the holder below it: what an outline traced along the label box's
+# inner edge instead of the holder's end covers
+LABEL_BOX = (0.042, 0.025, 0.958, 0.223)
+BELOW_LABEL = (0.0, 0.223, 1.0, 1.0)
+FRAME_SUPPORT = (0.9, 0.7)  # (mean, least) side support of the label box and window inside an outline
 
 
 def _window_end(outer: np.ndarray, inner: np.ndarray, tol: float = 0.07) -> str | None:
@@ -215,29 +223,68 @@ def _window_end(outer: np.ndarray, inner: np.ndarray, tol: float = 0.07) -> str 
     return None
 
 
+def _part(outer: np.ndarray, box: tuple[float, float, float, float], end: str) -> np.ndarray:
+    """The quad of ``box`` (shares of an upright holder) inside the holder ``outer`` whose label is at ``end``."""
+    x0, y0, x1, y1 = box
+    a, b = (y0, y1) if end == "top" else (1 - y1, 1 - y0)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    part = np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(part, cv2.getPerspectiveTransform(unit, order_corners(outer))).reshape(4, 2)
+
+
+def _framed(outer: np.ndarray, edge_dil: np.ndarray) -> list[str]:
+    """The ends of ``outer`` at which a holder's label box and its card window (or the card's printed
+    area) both lie on edges, every side (``FRAME_SUPPORT``): the inner structure of a holder whose
+    outline was located but whose label could not be read (small, blurred) and whose window was not
+    located as a quad of its own. A bare card has no edges there (its art box, name bar and header
+    sit elsewhere); the caller also wants a label's colours at that end."""
+    ends = [end for end in ("top", "bottom") if _box_seen(outer, LABEL_BOX, end, edge_dil)
+            and any(_box_seen(outer, w, end, edge_dil) for w in WINDOWS)]
+    return ends if len(ends) == 1 else []  # both: a busy picture (a photographed card) is all edges
+
+
+def _box_seen(outer: np.ndarray, box: tuple[float, float, float, float], end: str, edge_dil: np.ndarray) -> bool:
+    """Every side of ``box`` (``_part``) lies on edges (``FRAME_SUPPORT``)."""
+    mean_sup, min_sup = _support(edge_dil, order_corners(_part(outer, box, end)))
+    return mean_sup >= FRAME_SUPPORT[0] and min_sup >= FRAME_SUPPORT[1]
+
+
 def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -> list[tuple[str, np.ndarray]]:
     """``[(label end, holder quad)]``: outlines a slab holding ``card`` where its window (or its card's
-    printed area) would have it, either way up, whose every side lies on edges in the photo like a
-    located outline's (``_support``) and which overlaps no other detection. A holder whose outline
-    did not close into one contour (its edge merged with the card's) leaves the card inside it
+    printed area, or the holder's part below the label) would have it, either way up, whose every side
+    lies on edges in the photo like a located outline's (``_support``) and which overlaps no other
+    detection but ones inside it (a label box located on its own). A holder whose outline did not
+    close into one contour (its edge merged with the card's or the label's) leaves a part of it
     located alone; the caller confirms a candidate by the label's colours."""
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32).reshape(-1, 1, 2)
     h, w = edge_dil.shape
     out = []
-    for x0, y0, x1, y1 in WINDOWS:
+    for x0, y0, x1, y1 in (*WINDOWS, BELOW_LABEL):
         for end, (a, b) in (("top", (y0, y1)), ("bottom", (1 - y1, 1 - y0))):
             win = np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32)
             quad = cv2.perspectiveTransform(unit, cv2.getPerspectiveTransform(win, order_corners(card))).reshape(4, 2)
             quad = order_corners(quad)
-            if _visible_area(quad, w, h) < 0.9 * cv2.contourArea(quad):
+            # wholly in the photo: a side beyond the frame would be skipped by _support, and straighten()
+            # would fill the label's band by repeating the photo's border
+            if _visible_area(quad, w, h) < 0.99 * cv2.contourArea(quad):
                 continue
             mean_sup, min_sup = _support(edge_dil, quad)
             if mean_sup < 0.75 or min_sup < 0.5:
                 continue
-            if any(_iou(quad, o)[1] > 0.2 for o in others):
+            if (x0, y0, x1, y1) == BELOW_LABEL and not _box_seen(quad, LABEL_BOX, end, edge_dil):
+                # grown past the outline's end only, along its own sides: the label box must be seen too,
+                # or a light background beyond a bare card's end passes for a label
+                continue
+            if any(_iou(quad, o)[1] > 0.2 and not _inside_of(o, quad) for o in others):
                 continue
             out.append((end, quad))
     return out
+
+
+def _inside_of(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """``inner`` lies (almost) wholly inside the larger ``outer``."""
+    _, inside = _iou(inner, outer)
+    return inside > 0.9 and cv2.contourArea(inner) < cv2.contourArea(outer)
 
 
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
@@ -292,7 +339,8 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
         if len(kept) >= max_objects:
             break
     for f in kept:
-        if f.kind == "card" and f.label_end is None:
+        if f.label_end is None:
+            f.framed = _framed(f.quad, edge_dil) or None
             found = _holders(f.quad, edge_dil, [k.quad for k in kept if k is not f])
             f.holders = [(end, (q / scale).astype(np.float32)) for end, q in found] or None
     for f in kept:

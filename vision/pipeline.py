@@ -144,13 +144,14 @@ def label_colour_company(slab: np.ndarray) -> str | None:
     return max(share, key=share.__getitem__)
 
 
-def label_end_by_colour(slab: np.ndarray) -> str | None:
+def label_end_by_colour(slab: np.ndarray, *, dark: bool = False) -> str | None:
     """``"top"`` / ``"bottom"`` when exactly one end of a straightened holder has a PSA, BGS or CGC
-    label's colours. SGC's black label is left out: a card's dark name bar at the end of an outline
-    looks the same; it is read from its text instead."""
+    label's colours. SGC's black label is left out unless ``dark``: a card's dark name bar at the end
+    of an outline looks the same; it is read from its text instead, or taken when the holder's label
+    box and window were seen at that end (``detect._framed``)."""
     ends = {"top": label_colour_company(slab), "bottom": label_colour_company(np.ascontiguousarray(slab[::-1, ::-1]))}
     hits = [end for end, c in ends.items() if c is not None]
-    if len(hits) != 1 or ends[hits[0]] == "SGC":
+    if len(hits) != 1 or (ends[hits[0]] == "SGC" and not dark):
         return None
     return hits[0]
 
@@ -220,14 +221,38 @@ def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tupl
     return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
 
 
-def _held(rgb: np.ndarray, f: detect.Found) -> None:
-    """A card located alone whose holder outline lies on the photo's edges (``detect._holders``) and
-    whose label end has a label's colours there: the holder is the detection (read as a slab),
-    not the card inside it."""
+def _held(rgb: np.ndarray, f: detect.Found) -> bool:
+    """A card (or a part of a holder) located alone whose holder outline lies on the photo's edges
+    (``detect._holders``) and whose label end has a label's colours there: the holder is the
+    detection (read as a slab), not the card inside it. True when it was."""
     for end, quad in f.holders or []:
         if label_end_by_colour(detect.straighten(rgb, quad, "slab")) == end:
             f.quad, f.kind, f.label_end = quad, "slab", end
-            return
+            return True
+    return False
+
+
+def _framed(rgb: np.ndarray, f: detect.Found) -> None:
+    """An outline with a holder's label box and window at one end (``detect._framed``) and a label's
+    colours at that end, the only end with them: a holder whose label could not be read (small,
+    blurred) and whose proportions may read as a card's; read as a slab with its label there."""
+    if not f.framed:
+        return
+    end = label_end_by_colour(detect.straighten(rgb, f.quad, "slab"))
+    if end in f.framed:
+        f.kind, f.label_end = "slab", end
+
+
+def settle(rgb: np.ndarray, found: list[detect.Found]) -> list[detect.Found]:
+    """Outlines settled as holders (``_framed``, else ``_held``); detections lying inside a holder
+    recovered around them (a label box located on its own) are dropped."""
+    grown = []
+    for f in found:
+        if f.label_end is None:
+            _framed(rgb, f)
+        if f.label_end is None and _held(rgb, f):
+            grown.append(f)
+    return [g for g in found if not any(g is not f and detect._inside_of(g.quad, f.quad) for f in grown)]
 
 
 def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int = 8) -> Analysis:
@@ -237,8 +262,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     found = detect.locate(rgb, max_objects=max_objects)
     t2 = time.perf_counter()
     readings = []
-    for f in found:
-        _held(rgb, f)
+    for f in settle(rgb, found):
         if f.kind == "slab" or f.label_end is not None:
             # a card window nested where a slab holds it makes a slab even when perspective gave
             # the outline a card's proportions

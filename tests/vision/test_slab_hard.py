@@ -4,10 +4,11 @@ card window nested in it or from its label's colours and text; and a bare card n
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision import detect
+from vision import detect, pipeline
 from vision.photos import make_photo
 from vision.pipeline import _held, analyse, label_end_by_text_and_colour, lone_grade
 from vision.render import SLAB_H, SLAB_W, CardSpec, render_card, render_slab
@@ -98,3 +99,84 @@ def test_bare_cards_on_hard_photos_are_never_slabs(seed):
              for i, p in enumerate([None, "Red Refractor", "Gold", None])]
     data, _ = make_photo(cards, "hard", seed=seed)
     assert [r.kind for r in analyse(data).readings if r.kind == "slab"] == []
+
+
+def _blurred_edges(img: np.ndarray) -> np.ndarray:
+    return detect._support_map(detect._edges(img))
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_holder_outline_with_its_label_box_and_window_inside_is_framed_at_the_label(turned):
+    # a holder located whole but with a card's proportions and an unreadable label: the label box and the
+    # card window inside it lie on edges at the label's end only
+    slab = render_slab(OHTANI, "CGC", "9.5", "81234567", render_card(OHTANI))
+    if turned:
+        slab = np.ascontiguousarray(slab[::-1, ::-1])
+    assert detect._framed(OUTER, _blurred_edges(_on_table(slab))) == ["bottom" if turned else "top"]
+
+
+def test_a_bare_card_outline_is_not_framed():
+    for parallel in (None, "Red Refractor", "Gold"):
+        card = render_card(CardSpec(**{**OHTANI.__dict__, "parallel": parallel}))
+        assert detect._framed(_box(100, 100, 600, 800), _blurred_edges(_on_table(card))) == []
+
+
+def test_a_busy_photographed_card_is_not_framed():
+    # a photographed card (real scans) has edges everywhere, so a label box and window "lie on edges" at
+    # both ends: a holder has its label at one
+    rng = np.random.default_rng(0)
+    busy = cv2.resize(rng.integers(0, 255, (70, 50, 3), dtype=np.uint8), (500, 700), interpolation=cv2.INTER_NEAREST)
+    assert detect._framed(_box(100, 100, 600, 800), _blurred_edges(_on_table(busy))) == []
+
+
+def test_a_holder_traced_along_its_label_box_is_grown_to_the_whole_holder():
+    # the outline closed along the label box's inner edge instead of the holder's end: the holder below
+    # the label was located, with the label left out (and so its text)
+    slab = render_slab(OHTANI, "PSA", "9", "81234567", render_card(OHTANI))
+    img = _on_table(slab)
+    below = _box(100, 100 + 232, 100 + SLAB_W, 100 + SLAB_H)
+    found = detect.Found(quad=below, kind="card", score=0.9)
+    found.holders = detect._holders(below, _blurred_edges(img), [])
+    assert pipeline.settle(img, [found]) == [found]
+    assert found.kind == "slab" and found.label_end == "top"
+    assert detect._iou(OUTER, found.quad)[0] > 0.9
+
+
+def test_no_holder_is_grown_past_the_photos_edge():
+    # beyond the frame no side can be checked and the straightened label would repeat the border's pixels
+    slab = render_slab(OHTANI, "PSA", "9", "81234567", render_card(OHTANI))
+    img = np.full((1150, 900, 3), (70, 90, 60), np.uint8)
+    img[: SLAB_H - 20, 100: 100 + SLAB_W] = slab[20:]  # the holder's top 20 px cut off by the photo
+    window = _box(160, 290 - 20, 660, 990 - 20)
+    assert detect._holders(window, _blurred_edges(img), []) == []
+
+
+def test_small_slabs_located_as_cards_report_their_company():
+    # each holder was located whole with a card's proportions or as its parts, and its label (~15 px
+    # print, blurred) read nothing: reported as bare cards before the label box / window check
+    labels = [("PSA", "10"), ("SGC", "10"), ("BGS", "9.5"), ("CGC", "9.5")]
+    specs = [CardSpec(id=f"s{i}", name=n, number=str(10 + i), release_name="2023 Bowman", year="2023",
+                      team="New York Yankees")
+             for i, n in enumerate(["Wyatt Judge", "Corbin Freeman", "Paul Ramirez", "Elly Soto"])]
+    data, truth = make_photo([render_slab(sp, c, g, "81234567", render_card(sp)) for sp, (c, g) in zip(specs, labels)],
+                             "hard", seed=16)
+    readings = analyse(data).readings
+    assert len(readings) == 4
+    for t, (company, _) in zip(truth, labels):
+        best = max(readings, key=lambda r: detect._iou(t.quad, r.quad)[0])
+        assert detect._iou(t.quad, best.quad)[0] > 0.8
+        assert best.kind == "slab" and best.label is not None and best.label.company == company
+
+
+def test_a_bare_card_on_a_beige_table_is_not_grown_into_a_holder():
+    # grown past the card's end along its own sides, the "holder below its label" met the table's far edge;
+    # the beige table beyond the card's end has a BGS label's colours, but no label box lies on edges there
+    card = render_card(CardSpec(id="b", name="Blastoise", number="57", release_name="Base Set", year="1999",
+                                segment="Pokemon"))
+    img = np.full((1150, 900, 3), (180, 170, 140), np.uint8)
+    img[100:800, 100:600] = card
+    img[998:1004, :] = (120, 110, 90)  # the table's far edge, where a holder's end would be
+    found = detect.Found(quad=_box(100, 100, 600, 800), kind="card", score=0.9)
+    found.holders = detect._holders(found.quad, _blurred_edges(img), [])
+    pipeline.settle(img, [found])
+    assert found.kind == "card" and found.label_end is None
