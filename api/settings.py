@@ -1,4 +1,6 @@
-"""The only module that reads the environment. Every variable, its default and meaning:
+"""The module that reads the environment (but for the two OCR variables, read by ``vision/ocr.py``
+when its engine loads, since ``vision`` imports nothing above it). Every variable, its default and
+meaning:
 
 | variable | default | meaning |
 |---|---|---|
@@ -23,6 +25,8 @@
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
+| CARDWISE_OCR_THREADS | 2 | onnxruntime threads of each OCR model (text detection, angle, recognition) |
+| CARDWISE_OCR_SPIN | 0 | 1 = onnxruntime's worker threads spin while waiting (faster only with spare cores; on a busy 2-core machine they take the core the next step needs) |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
 | CARDWISE_LLM_API_KEY | (empty) | key for that endpoint |
 | CARDWISE_LLM_MODEL | cardwise-builtin | model name sent to that endpoint |
