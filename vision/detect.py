@@ -208,28 +208,35 @@ BELOW_LABEL = (0.0, 0.223, 1.0, 1.0)
 FRAME_SUPPORT = (0.9, 0.7)  # (mean, least) side support of the label box and window inside an outline
 
 
+UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
+def _unit_box(box: tuple[float, float, float, float], end: str) -> np.ndarray:
+    """The corners (TL, TR, BR, BL) of ``box``, given as shares of an upright holder, in the unit square
+    of a holder whose label is at ``end`` (``"bottom"``: turned round; every box here is centred
+    left to right, so only its rows move)."""
+    x0, y0, x1, y1 = box
+    a, b = (y0, y1) if end == "top" else (1 - y1, 1 - y0)
+    return np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32)
+
+
 def _window_end(outer: np.ndarray, inner: np.ndarray, tol: float = 0.07) -> str | None:
     """``"top"`` / ``"bottom"``: which end of ``outer`` has the label, when ``inner`` sits exactly where
     a slab's card window (or the card's printed area) does (upright or turned round; the window's margins are uneven, 0.28 above
     and 0.05 below, so they tell the label's end); ``None`` when it does not fit."""
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(order_corners(outer), unit)
+    m = cv2.getPerspectiveTransform(order_corners(outer), UNIT)
     pts = cv2.perspectiveTransform(order_corners(inner).reshape(-1, 1, 2).astype(np.float32), m).reshape(4, 2)
-    for x0, y0, x1, y1 in WINDOWS:
-        upright = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-        for end, want in (("top", upright), ("bottom", 1 - upright[[2, 3, 0, 1]])):
-            if float(np.abs(pts - want).max()) < tol:
+    for box in WINDOWS:
+        for end in ("top", "bottom"):
+            if float(np.abs(pts - _unit_box(box, end)).max()) < tol:
                 return end
     return None
 
 
 def _part(outer: np.ndarray, box: tuple[float, float, float, float], end: str) -> np.ndarray:
     """The quad of ``box`` (shares of an upright holder) inside the holder ``outer`` whose label is at ``end``."""
-    x0, y0, x1, y1 = box
-    a, b = (y0, y1) if end == "top" else (1 - y1, 1 - y0)
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    part = np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(part, cv2.getPerspectiveTransform(unit, order_corners(outer))).reshape(4, 2)
+    part = _unit_box(box, end).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(part, cv2.getPerspectiveTransform(UNIT, order_corners(outer))).reshape(4, 2)
 
 
 def _framed(outer: np.ndarray, edge_dil: np.ndarray) -> list[str]:
@@ -256,13 +263,13 @@ def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -
     detection but ones inside it (a label box located on its own). A holder whose outline did not
     close into one contour (its edge merged with the card's or the label's) leaves a part of it
     located alone; the caller confirms a candidate by the label's colours."""
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32).reshape(-1, 1, 2)
+    unit = UNIT.reshape(-1, 1, 2)
     h, w = edge_dil.shape
     out = []
-    for x0, y0, x1, y1 in (*WINDOWS, BELOW_LABEL):
-        for end, (a, b) in (("top", (y0, y1)), ("bottom", (1 - y1, 1 - y0))):
-            win = np.array([[x0, a], [x1, a], [x1, b], [x0, b]], np.float32)
-            quad = cv2.perspectiveTransform(unit, cv2.getPerspectiveTransform(win, order_corners(card))).reshape(4, 2)
+    for box in (*WINDOWS, BELOW_LABEL):
+        for end in ("top", "bottom"):
+            m = cv2.getPerspectiveTransform(_unit_box(box, end), order_corners(card))
+            quad = cv2.perspectiveTransform(unit, m).reshape(4, 2)
             quad = order_corners(quad)
             # wholly in the photo: a side beyond the frame would be skipped by _support, and straighten()
             # would fill the label's band by repeating the photo's border
@@ -271,7 +278,7 @@ def _holders(card: np.ndarray, edge_dil: np.ndarray, others: list[np.ndarray]) -
             mean_sup, min_sup = _support(edge_dil, quad)
             if mean_sup < 0.75 or min_sup < 0.5:
                 continue
-            if (x0, y0, x1, y1) == BELOW_LABEL and not _box_seen(quad, LABEL_BOX, end, edge_dil):
+            if box == BELOW_LABEL and not _box_seen(quad, LABEL_BOX, end, edge_dil):
                 # grown past the outline's end only, along its own sides: the label box must be seen too,
                 # or a light background beyond a bare card's end passes for a label
                 continue

@@ -144,14 +144,14 @@ def label_colour_company(slab: np.ndarray) -> str | None:
     return max(share, key=share.__getitem__)
 
 
-def label_end_by_colour(slab: np.ndarray, *, dark: bool = False) -> str | None:
+def label_end_by_colour(slab: np.ndarray) -> str | None:
     """``"top"`` / ``"bottom"`` when exactly one end of a straightened holder has a PSA, BGS or CGC
-    label's colours. SGC's black label is left out unless ``dark``: a card's dark name bar at the end
-    of an outline looks the same; it is read from its text instead, or taken when the holder's label
-    box and window were seen at that end (``detect._framed``)."""
+    label's colours. SGC's black label is left out: a card's dark name bar at the end of an outline
+    looks the same (and, on photographed cards, a dark corner of the photo); it is read from its
+    text instead."""
     ends = {"top": label_colour_company(slab), "bottom": label_colour_company(np.ascontiguousarray(slab[::-1, ::-1]))}
     hits = [end for end, c in ends.items() if c is not None]
-    if len(hits) != 1 or (ends[hits[0]] == "SGC" and not dark):
+    if len(hits) != 1 or ends[hits[0]] == "SGC":
         return None
     return hits[0]
 
