@@ -224,6 +224,8 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
                     st["grade"] += bool(d.grading.grade and d.grading.grade.value == t["slab"][1])
             if d.card.id is None:
                 st["unidentified"] += 1  # a slab whose card was not matched: grading only
+                if MISSES and j >= 0:
+                    print("  grading only:", SPECS[truth[j]["card"]].name, "| lines", r.lines[:10], file=sys.stderr)
                 continue
             if scores is not None:
                 scores.append((d._score, ok_card))

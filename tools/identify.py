@@ -200,7 +200,7 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         for feats in reading.features:
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
-    if reading.kind == "card" and max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
+    if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
         ev = await _read_closer(s, reading, cands, segment_id)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]

@@ -166,3 +166,24 @@ async def test_a_name_tie_is_read_again_until_the_number_settles_it(ctx, session
     (d,) = res.detections
     assert (d.card.name, d.card.number) == ("Aaron Judge", "77") and d.card.id == str(twin.id)
     assert seen == [False, False, True]
+
+
+async def test_a_slabs_card_whose_name_the_first_read_misses_is_read_closer(ctx, cat, monkeypatch):
+    # hard photos of slabs: the label is read, the card behind the plastic is not; the card window is
+    # read closer like a bare card, so the slab reports its card as well as its grading
+    calls = []
+
+    def read(rgb, **_):
+        calls.append(max(rgb.shape[:2]))
+        if max(rgb.shape[:2]) <= 704:  # the slab's first read: the label only
+            return [("PSA", 0.9, [[60.0, 30.0], [160.0, 30.0], [160.0, 60.0], [60.0, 60.0]]),
+                    ("GEM MT 10", 0.9, [[200.0, 30.0], [400.0, 30.0], [400.0, 60.0], [200.0, 60.0]]),
+                    ("12345678", 0.9, [[60.0, 80.0], [300.0, 80.0], [300.0, 100.0], [60.0, 100.0]])]
+        return [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+
+    monkeypatch.setattr(ocr, "read", read)
+    data = photo(cat, ["judge"], seed=7, slab={"key": "judge", "company": "PSA", "grade": "10", "cert": "12345678"})
+    (d,) = (await _identify(ctx, data)).detections
+    assert d.grading is not None and d.grading.company.name == "Professional Sports Authenticator"
+    assert d.card.name == "Aaron Judge"
+    assert max(calls) > 704
