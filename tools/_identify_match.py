@@ -25,6 +25,8 @@ from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shap
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
 NAME_READ = 0.7  # a name similarity from which the name counts as read (below it the text score is halved)
 WORD_LETTERS = 0.6  # in words_similarity: the share of letters (the rest: the word's outline)
+SPOT_SCALE = 5.0  # spotting score per letter -> similarity: 1 + score / SPOT_SCALE
+SPOT_CAP = 0.9
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
 
@@ -41,6 +43,7 @@ class TextEvidence:
     folded: list[str] = field(default_factory=list)  # the lines with OCR-confusable letters folded
     folded_words: set[str] = field(default_factory=set)
     read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
+    spotted: dict[str, float] = field(default_factory=dict)  # name -> similarity from ``spotted_similarity``
 
 
 def evidence(lines: list[str]) -> TextEvidence:
@@ -54,6 +57,13 @@ def evidence(lines: list[str]) -> TextEvidence:
                         numbers=numbers(lines), years=set(years(lines)), query_words=query,
                         trigram_words=query + short, folded=folded,
                         folded_words={w for f in folded for w in f.split()}, read_words=sorted(read))
+
+
+def spotted_similarity(score: float) -> float:
+    """A name's similarity from its spotting score (``vision.spotting``: 0 = what the recogniser read,
+    per letter less below): -1.5 per letter counts as read (``NAME_READ``); never above ``SPOT_CAP``,
+    so a name spotted in print too small to read is at most Medium unless its number is read too."""
+    return min(SPOT_CAP, max(0.0, 1.0 + score / SPOT_SCALE))
 
 
 def folded_query(ev: TextEvidence) -> list[str]:
@@ -83,7 +93,8 @@ def words_similarity(ev: TextEvidence, name: str) -> float:
 def name_similarity(ev: TextEvidence, name: str) -> float:
     """How well the OCR text shows ``name`` (0..1): read as is (1.0), read with confusable letters
     (0.95), read as separate words in any order, as on sideways or two-line name plates (0.95), or
-    the best fuzzy match of the whole line or word by word (``words_similarity``)."""
+    the best fuzzy match of the whole line or word by word (``words_similarity``), or the name
+    spotted in the recogniser's per-frame output (``spotted``)."""
     plain = norm(name)
     if not plain:
         return 0.0
@@ -96,7 +107,7 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     if len(tokens) >= 2 and all(t in ev.folded_words for t in tokens):
         return 0.95
     whole = max((SequenceMatcher(None, f, line).ratio() for line in ev.folded), default=0.0)
-    return max(whole, words_similarity(ev, name))
+    return max(whole, words_similarity(ev, name), ev.spotted.get(name, 0.0))
 
 
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:

@@ -17,6 +17,7 @@ from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
 from tools import _identify_match as m
+from tools._identify_spot import catalog_names
 from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
@@ -167,11 +168,12 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     return cands
 
 
-async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
+async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), until the
-    text names one card. The reads are merged into ``reading`` and their candidates into ``cands``."""
+    text names one card. The reads are merged into ``reading`` and their candidates into ``cands``.
+    If none names a card, catalog names are spotted in the small print (``_spot_names``)."""
     ev = m.evidence(reading.lines)
     line_crops: list = []
     for step in ("colour", "grey", "turned"):
@@ -188,8 +190,24 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) ->
             for cid, c in (await _text_candidates(s, ev, segment_id)).items():
                 cands.setdefault(cid, c)
         if not m.weak_text(ev, cands):
-            break
+            return ev
+    await _spot_names(ctx, s, reading, ev, cands, segment_id, line_crops)
     return ev
+
+
+async def _spot_names(ctx: ToolContext, s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict,
+                      segment_id, line_crops: list) -> None:
+    """The last resort for print too small to read: lines the text detector passed over are found
+    (``vision.smallprint``) and, with the closer reads' lines, scored against every catalog name by
+    the recogniser's per-frame output (``vision.spotting``). Names spotted well enough to count as
+    read go into ``ev.spotted`` and their cards into ``cands``."""
+    names = await catalog_names(ctx, s)
+    probs = await run_cpu(pipeline.small_print, reading.crop, line_crops)
+    scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}))
+    ev.spotted = {n: m.spotted_similarity(sc) for n, sc in scores.items() if m.spotted_similarity(sc) > 0}
+    read = [n for n, sim in ev.spotted.items() if sim >= m.NAME_READ]
+    for c in await q.candidates_by_names(session=s, names=read, segment_id=segment_id):
+        cands.setdefault(c["card"].id, c)
 
 
 async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
@@ -201,7 +219,7 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
-        ev = await _read_closer(s, reading, cands, segment_id)
+        ev = await _read_closer(ctx, s, reading, cands, segment_id)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):

@@ -118,3 +118,35 @@ def recognise(line_crops: list[np.ndarray]) -> list[tuple[str, float]]:
     if res is None or res.txts is None:
         return []
     return [(str(t), float(sc)) for t, sc in zip(res.txts, res.scores)]
+
+
+def _recogniser():
+    """rapidocr's text recogniser (it loads the model on first use, so one empty read comes first)."""
+    eng = engine()
+    if eng.text_rec is None:
+        eng.recognize_txt([np.zeros((32, 96, 3), np.uint8)])
+    return eng.text_rec
+
+
+def charset() -> list[str]:
+    """The recogniser's output classes: index 0 is the CTC blank, then one character each."""
+    return list(_recogniser().postprocess_op.character)
+
+
+def frame_probs(line_crops: list[np.ndarray]) -> list[np.ndarray]:
+    """The recogniser's per-frame class probabilities (frames x ``charset()``) for each line crop
+    (BGR), one crop at a time so no crop is padded to another's width: what the recogniser saw in
+    each slice of the line, before its decoder kept only the likeliest character per slice. Lets a
+    caller ask how likely a given text is (``vision.spotting``) when the decoded text is garbled."""
+    if not line_crops or not available():
+        return []
+    rec = _recogniser()
+    _, img_h, img_w = rec.rec_image_shape[:3]
+    out = []
+    for c in line_crops:
+        h, w = c.shape[:2]
+        if h < 2 or w < 2:
+            continue
+        x = rec.resize_norm_img(c, max(img_w / img_h, w / h))[np.newaxis].astype(np.float32)
+        out.append(np.asarray(rec.session(x)[0], dtype=np.float32))
+    return out

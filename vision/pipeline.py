@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import detect, ocr
+from vision import detect, ocr, smallprint
 from vision.decode import decode
 from vision.features import card_features
 from vision.text import SlabLabel, parse_label, serials
@@ -77,6 +77,13 @@ def read_turned(line_crops: list[np.ndarray]) -> list[str]:
     (detection is most of a read's time), in the turned card's reading order."""
     return [t for t, sc in ocr.recognise([np.ascontiguousarray(c[::-1, ::-1]) for c in reversed(line_crops)])
             if sc >= 0.5]
+
+
+def small_print(crop: np.ndarray, line_crops: list[np.ndarray]) -> list[np.ndarray]:
+    """The recogniser's per-frame probabilities for every line of small print found in a straightened
+    card (``smallprint.find_lines``: the lines the text detector passes over) and for the closer
+    reads' own lines, for ``vision.spotting`` to score catalog names on."""
+    return ocr.frame_probs([*smallprint.line_crops(crop, smallprint.find_lines(crop)), *line_crops])
 
 
 def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], list[dict]]:

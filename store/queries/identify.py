@@ -29,6 +29,7 @@ from store.models import (
     Release,
     Segment,
 )
+from store.queries import catalog_version
 from store.queries._util import page
 
 
@@ -110,6 +111,30 @@ async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], seg
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
     return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
+
+
+async def candidates_by_names(*, session: AsyncSession, names: list[str], segment_id: uuid.UUID | None,
+                              limit: int = 100) -> list[dict[str, Any]]:
+    """Cards named exactly one of ``names`` (as the catalog writes them)."""
+    if not names:
+        return []
+    stmt = _card_select().where(Card.name.in_(names))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
+
+
+async def name_index_version(*, session: AsyncSession) -> tuple[int, int]:
+    """Changes when cards are added or removed or the catalog's version is raised (imports raise it)."""
+    count = (await session.execute(select(func.count(Card.id)))).scalar_one()
+    return int(count), await catalog_version.current(session=session)
+
+
+async def identifiable_names(*, session: AsyncSession) -> list[tuple[str, uuid.UUID]]:
+    """Every distinct (card name, segment id) of the identifiable sets."""
+    stmt = (select(Card.name, Release.segment_id).join(CardSet, CardSet.id == Card.set_id)
+            .join(Release, Release.id == Card.release_id).where(CardSet.is_identifiable.is_(True)).distinct())
+    return [(r[0], r[1]) for r in (await session.execute(stmt)).all()]
 
 
 async def cards_by_ids(*, session: AsyncSession, ids: list[uuid.UUID], segment_id: uuid.UUID | None = None

@@ -14,7 +14,7 @@ import pytest
 from store.models import Card
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
-from tools.identify import IdentifyIn, identify_card
+from tools.identify import IdentifyIn, IdentifySegmentIn, identify_card, identify_card_segment
 from tools._models import Upload
 from vision import ocr
 
@@ -187,3 +187,58 @@ async def test_a_slabs_card_whose_name_the_first_read_misses_is_read_closer(ctx,
     assert d.grading is not None and d.grading.company.name == "Professional Sports Authenticator"
     assert d.card.name == "Aaron Judge"
     assert max(calls) > 704
+
+
+def _spelled(text: str, *, blur: float = 0.45) -> np.ndarray:
+    """The recogniser's per-frame output for a blurred line spelling ``text`` (every other letter
+    read as a look-alike), over its real character set."""
+    charset = ocr.charset()
+    index = {c: i for i, c in enumerate(charset)}
+    lookalike = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "o": "a", "d": "b", "g": "q"}
+    rows = []
+    for k, ch in enumerate(text):
+        p = np.full(len(charset), 1e-6, np.float32)
+        p[index[ch]] += 1 - blur if k % 2 else 0.9
+        p[index[lookalike.get(ch, "x")]] += blur if k % 2 else 0.1
+        rows += [p / p.sum(), p / p.sum()]
+        blank = np.full(len(charset), 1e-6, np.float32)
+        blank[0] = 1.0
+        rows.append(blank / blank.sum())
+    return np.array(rows)
+
+
+def _tiny_print(monkeypatch, spelled: list[str]) -> None:
+    """No read names anything (only "NHL"); the small print's lines spell ``spelled``."""
+    _reads(monkeypatch, ["NHL"])
+    monkeypatch.setattr(ocr, "frame_probs", lambda crops: [_spelled(t) for t in spelled])
+
+
+async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
+    # real scans photographed four to a frame: the name is 6-10 px tall and every read garbles it
+    _tiny_print(monkeypatch, ["Aaron Judge", "Right Field"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.name == "Aaron Judge"
+    assert d.confidence != "High"  # spotted, not read: never presented as certain
+
+
+async def test_print_that_spells_no_catalog_name_names_no_card(ctx, cat, monkeypatch):
+    _tiny_print(monkeypatch, ["Right Field", "Centre/Centre"])
+    assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections == []
+
+
+async def test_the_segment_route_spots_only_its_segments_names(ctx, cat, monkeypatch):
+    _tiny_print(monkeypatch, ["Aaron Judge"])
+    res = await identify_card_segment(ctx, IdentifySegmentIn(
+        image=Upload(data=photo(cat, ["judge"], seed=7), content_type="image/jpeg"), segment="pokemon"))
+    assert res.detections == []
+
+
+async def test_a_card_added_after_an_identification_is_spotted_too(ctx, sessions, cat, monkeypatch):
+    _tiny_print(monkeypatch, ["Aaron Judge"])
+    assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections[0].card.name == "Aaron Judge"
+    judge = cat.cards["judge"]
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Bryce Harper",
+                   number="3"))
+    _tiny_print(monkeypatch, ["Bryce Harper"])
+    assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections[0].card.name == "Bryce Harper"

@@ -1,0 +1,62 @@
+"""The catalog's names held for spotting in garbled small print (``vision.spotting``).
+
+One ``NameSpotter`` per process over every distinct name of the identifiable sets, rebuilt when
+cards are added or removed or an import raises the catalog's version; with the segment of each
+name, so the segment route spots only its own names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import numpy as np
+
+from store.queries import identify as q
+from tools.context import ToolContext
+from vision import ocr
+from vision.spotting import NameSpotter
+
+SHORTLIST = 32  # names given the exact likelihood per line, after the letter-by-letter shortlist
+
+
+class CatalogNames:
+    def __init__(self, rows: list[tuple[str, uuid.UUID]]):
+        names: dict[str, set[uuid.UUID]] = {}
+        for name, segment in rows:
+            names.setdefault(name, set()).add(segment)
+        self.segments = list(names.values())
+        self.spotter = NameSpotter(list(names), ocr.charset())
+        self._position = {name: i for i, name in enumerate(names)}
+        self._masks: dict[uuid.UUID, np.ndarray] = {}
+
+    def allowed(self, segment_id: uuid.UUID | None) -> np.ndarray | None:
+        """The names of one segment (None: every name), as a mask over the spotter's names."""
+        if segment_id is None:
+            return None
+        if segment_id not in self._masks:
+            self._masks[segment_id] = np.array([segment_id in segs for segs in self.segments], dtype=bool)
+        return self._masks[segment_id]
+
+    def spot(self, probs: list[np.ndarray], *, segment_id: uuid.UUID | None, also: list[str]) -> dict[str, float]:
+        """The best score per name over the lines (``also``: names always scored, e.g. the candidates
+        the text already suggested)."""
+        allowed = self.allowed(segment_id)
+        extra = [self._position[n] for n in also if n in self._position]
+        best: dict[str, float] = {}
+        for p in probs:
+            for i, sc in self.spotter.spot(p, allowed=allowed, extra=extra, shortlist=SHORTLIST).items():
+                name = self.spotter.names[i]
+                best[name] = max(best.get(name, -np.inf), sc)
+        return best
+
+
+async def catalog_names(ctx: ToolContext, s) -> CatalogNames:
+    version = await q.name_index_version(session=s)
+    cached = ctx.services.get("vision_names")
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    rows = await q.identifiable_names(session=s)
+    names = await asyncio.to_thread(CatalogNames, rows)
+    ctx.services["vision_names"] = (version, names)
+    return names

@@ -1,0 +1,106 @@
+"""Spotting catalog names in a garbled line read (CTC keyword spotting).
+
+Print a few pixels tall comes back from the recogniser garbled ("Barres Tarvstie" for Darren
+Turcotte), yet its per-frame probabilities (``ocr.frame_probs``) still hold the name: the
+likelihood of a given text under the recogniser's CTC output is far higher for the name printed
+than for any other. ``NameSpotter`` holds the catalog's names encoded once; ``spot`` scores a
+line against them in two steps, so a catalog of any size costs one gather per name:
+
+1. a shortlist by the letters each name needs, each at its best frame anywhere in the line
+   (order ignored, a table lookup per letter);
+2. the exact CTC likelihood of each shortlisted name, all names at once (the forward algorithm
+   vectorised over names and label positions).
+
+A name's score is its log-likelihood less that of the recogniser's own best reading, per letter
+(0 = the name is what the recogniser read; on the real scans' photos the printed name scored
+-0.1 to -2.5, other names -2 and below). Each name is tried as written and in capitals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.text import ascii_text
+
+MIN_LETTERS = 5  # shorter names fit random print too easily to be spotted
+_NEG = -1e30
+
+
+class NameSpotter:
+    def __init__(self, names: list[str], charset: list[str]):
+        index = {ch: i for i, ch in enumerate(charset)}
+        self.names = list(names)
+        variants: list[tuple[int, list[int]]] = []
+        for i, name in enumerate(self.names):
+            for form in {name, name.upper()}:
+                ids = _encode(form, index)
+                if sum(1 for ch in form if ch.isalnum()) >= MIN_LETTERS and ids:
+                    variants.append((i, ids))
+        self.owner = np.array([i for i, _ in variants], dtype=np.int64)
+        width = max((len(ids) for _, ids in variants), default=1)
+        self.labels = np.zeros((len(variants), width), dtype=np.int64)  # 0 (blank) pads
+        self.lengths = np.array([len(ids) for _, ids in variants], dtype=np.int64)
+        for k, (_, ids) in enumerate(variants):
+            self.labels[k, :len(ids)] = ids
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def spot(self, probs: np.ndarray, *, allowed: np.ndarray | None = None, extra: list[int] = (),
+             shortlist: int = 32) -> dict[int, float]:
+        """``{name index: score}`` for the shortlisted names (and ``extra`` ones) on one line's
+        frame probabilities; ``allowed``: a boolean mask over names (e.g. one segment's)."""
+        if not len(self.owner) or probs.ndim != 2 or probs.shape[0] < 2:
+            return {}
+        lp = np.log(np.maximum(probs, 1e-12))
+        best = lp.max(axis=1)
+        present = lp.max(axis=0)  # each class at its best frame
+        bag = np.where(self.labels > 0, present[self.labels], 0.0).sum(axis=1) / self.lengths
+        ok = np.ones(len(self.owner), bool) if allowed is None else allowed[self.owner]
+        bag = np.where(ok, bag, -np.inf)
+        order = np.argsort(-bag)[:shortlist]
+        pick = order[np.isfinite(bag[order])]
+        if len(extra):
+            pick = np.union1d(pick, np.flatnonzero(np.isin(self.owner, np.asarray(extra)) & ok))
+        if not len(pick):
+            return {}
+        rows = np.unique(pick).astype(np.int64)
+        ll = _ctc_log_likelihood(lp, self.labels[rows], self.lengths[rows])
+        score = (ll - best.sum()) / self.lengths[rows]
+        out: dict[int, float] = {}
+        for k, sc in zip(rows, score):
+            o = int(self.owner[k])
+            out[o] = max(out.get(o, -np.inf), float(sc))
+        return out
+
+
+def _encode(text: str, index: dict[str, int]) -> list[int]:
+    out = []
+    for ch in text:
+        if ch not in index:
+            ch = ascii_text(ch)
+        if ch and ch in index:
+            out.append(index[ch])
+    return out
+
+
+def _ctc_log_likelihood(lp: np.ndarray, labels: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """log P(label sequence | frames) under CTC for each row of ``labels`` (blank = 0, padded with
+    0 past ``lengths``): the forward algorithm over the blank-interleaved sequences."""
+    n, width = labels.shape
+    ext = np.zeros((n, 2 * width + 1), dtype=np.int64)
+    ext[:, 1::2] = labels
+    skip = np.zeros(ext.shape, bool)
+    skip[:, 2:] = (ext[:, 2:] != 0) & (ext[:, 2:] != ext[:, :-2])
+    emit = lp[:, ext]  # frames x names x states
+    alpha = np.full(ext.shape, _NEG)
+    alpha[:, 0] = emit[0, :, 0]
+    alpha[:, 1] = emit[0, :, 1]
+    for t in range(1, lp.shape[0]):
+        stay = alpha
+        step = np.concatenate([np.full((n, 1), _NEG), alpha[:, :-1]], axis=1)
+        jump = np.where(skip, np.concatenate([np.full((n, 2), _NEG), alpha[:, :-2]], axis=1), _NEG)
+        alpha = np.logaddexp(np.logaddexp(stay, step), jump) + emit[t]
+    last = 2 * lengths
+    r = np.arange(n)
+    return np.logaddexp(alpha[r, last], alpha[r, last - 1])
