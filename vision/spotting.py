@@ -23,6 +23,8 @@ import numpy as np
 from vision.text import ascii_text
 
 MIN_LETTERS = 5  # shorter names fit random print too easily to be spotted
+MAX_LETTERS = 40  # longer names are not spotted (one would widen every name's row)
+_CHUNK = 65536  # names per step of the shortlist (bounds its temporary memory)
 _NEG = -1e30
 
 
@@ -30,18 +32,23 @@ class NameSpotter:
     def __init__(self, names: list[str], charset: list[str]):
         index = {ch: i for i, ch in enumerate(charset)}
         self.names = list(names)
-        variants: list[tuple[int, list[int]]] = []
+        # each name as written and in capitals, filled straight into arrays (no list per name);
+        # int16 holds every class of the recogniser (~18,700): 300,000 names take ~25 MB
+        labels = np.zeros((2 * len(self.names), MAX_LETTERS), dtype=np.int16 if len(charset) < 2**15 else np.int32)
+        owner = np.zeros(len(labels), dtype=np.int32)
+        lengths = np.zeros(len(labels), dtype=np.int16)
+        k = 0
         for i, name in enumerate(self.names):
+            if sum(1 for ch in name if ch.isalnum()) < MIN_LETTERS:
+                continue
             for form in {name, name.upper()}:
                 ids = _encode(form, index)
-                if sum(1 for ch in form if ch.isalnum()) >= MIN_LETTERS and ids:
-                    variants.append((i, ids))
-        self.owner = np.array([i for i, _ in variants], dtype=np.int64)
-        width = max((len(ids) for _, ids in variants), default=1)
-        self.labels = np.zeros((len(variants), width), dtype=np.int64)  # 0 (blank) pads
-        self.lengths = np.array([len(ids) for _, ids in variants], dtype=np.int64)
-        for k, (_, ids) in enumerate(variants):
-            self.labels[k, :len(ids)] = ids
+                if 0 < len(ids) <= MAX_LETTERS:
+                    labels[k, :len(ids)], owner[k], lengths[k] = ids, i, len(ids)
+                    k += 1
+        width = int(lengths[:k].max()) if k else 1
+        self.labels = np.ascontiguousarray(labels[:k, :width])
+        self.owner, self.lengths = owner[:k].copy(), lengths[:k].copy()
 
     def __len__(self) -> int:
         return len(self.names)
@@ -54,8 +61,10 @@ class NameSpotter:
             return {}
         lp = np.log(np.maximum(probs, 1e-12))
         best = lp.max(axis=1)
-        present = lp.max(axis=0)  # each class at its best frame
-        bag = np.where(self.labels > 0, present[self.labels], 0.0).sum(axis=1) / self.lengths
+        present = lp.max(axis=0).astype(np.float32)  # each class at its best frame
+        present[0] = 0.0  # the padding
+        bag = np.concatenate([present[self.labels[i:i + _CHUNK]].sum(axis=1)
+                              for i in range(0, len(self.labels), _CHUNK)]) / self.lengths
         ok = np.ones(len(self.owner), bool) if allowed is None else allowed[self.owner]
         bag = np.where(ok, bag, -np.inf)
         order = np.argsort(-bag)[:shortlist]
@@ -65,7 +74,7 @@ class NameSpotter:
         if not len(pick):
             return {}
         rows = np.unique(pick).astype(np.int64)
-        ll = _ctc_log_likelihood(lp, self.labels[rows], self.lengths[rows])
+        ll = _ctc_log_likelihood(lp, self.labels[rows].astype(np.int64), self.lengths[rows].astype(np.int64))
         score = (ll - best.sum()) / self.lengths[rows]
         out: dict[int, float] = {}
         for k, sc in zip(rows, score):
