@@ -185,8 +185,12 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
                 float(quad[:, 1].max() - h), 0.0)
     if reach > 0.35 * short:  # a corner extrapolated far past the frame: sides fitted to clutter
         return None
-    wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    if max(sides[0] / max(sides[2], 1), sides[2] / max(sides[0], 1),
+           sides[1] / max(sides[3], 1), sides[3] / max(sides[1], 1)) > MAX_SIDE_RATIO:
+        return None  # a side fitted to a shadow or clutter line, not a rectangle seen in perspective
+    wq = (sides[0] + sides[2]) / 2
+    hq = (sides[1] + sides[3]) / 2
     ratio = wq / max(hq, 1)
     if not 0.48 <= ratio <= 0.90:
         return None
@@ -195,6 +199,10 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
         return None
     kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
     return Found(quad=quad, kind=kind, score=mean_sup)
+
+
+# opposite sides of a card seen in perspective: a phone photo's tilt shortens one by far less than half
+MAX_SIDE_RATIO = 2.2
 
 
 # where a slab holds its card, as shares of the holder (vision/render.py: 620x1040, card at 60..560 x 290..990),

@@ -30,3 +30,25 @@ def test_card_cut_off_by_the_photo_edge_is_located_whole():
     found = detect.locate(_place(card, quad, (70, 90, 160)))
     best = max((detect._iou(quad, f.quad)[0] for f in found), default=0.0)
     assert best >= 0.9
+
+
+def _outline_candidate(quad: np.ndarray, size=(1000, 800)):
+    """``detect._quad_from`` on an outline traced along ``quad`` with full edge support."""
+    w, h = size
+    edges = np.zeros((h, w), np.uint8)
+    cv2.polylines(edges, [np.int32(quad)], True, 255, 3)
+    dense = np.concatenate([np.linspace(quad[i], quad[(i + 1) % 4], 200) for i in range(4)]).astype(np.int32)
+    points = dense.reshape(-1, 1, 2)
+    hull_area = cv2.contourArea(cv2.convexHull(points))
+    return detect._quad_from(points, np.int32(quad).reshape(4, 1, 2), hull_area, size, 1000.0, edges)
+
+
+def test_an_outline_with_a_side_run_along_clutter_is_not_a_card():
+    # a real-scan photo: a card's top-left corner and left side, then a shadow line running away to
+    # the far right; the quad it made covered the card's neighbour and the table (top side 185 px,
+    # bottom side 637 px) and pushed the card's own outline out
+    bad = np.array([[374, 162], [559, 156], [991, 773], [354, 793]], np.float32) * 0.8
+    assert _outline_candidate(bad) is None
+    tilted = np.array([[375, 162], [798, 148], [754, 779], [356, 793]], np.float32) * 0.8  # the card itself
+    found = _outline_candidate(tilted)
+    assert found is not None and detect._iou(found.quad, tilted)[0] > 0.95
