@@ -135,13 +135,15 @@ def name_read(ev: TextEvidence, cands: dict) -> bool:
 def weak_text(ev: TextEvidence, cands: dict) -> bool:
     """The text read names no single card: no name read, or the best two different cards (name or
     number) score within 0.06 (the margin below which a match is never High), as when a name has
-    several cards and their number was not read."""
+    several cards and their number was not read, or the text alone would not make the best card
+    Medium (a garbled read that fits one name a little better than its namesake: "Stevems" for
+    Scott Stevens came back as Kevin Stevens)."""
     if not name_read(ev, cands):
         return True
     ranked = sorted(((text_score(ev, c), c["card"]) for c in cands.values()), key=lambda x: -x[0])
     best_score, best = ranked[0]
     runner = next((sc for sc, c in ranked[1:] if c.name != best.name or c.number != best.number), 0.0)
-    return best_score - runner < 0.06
+    return best_score - runner < 0.06 or confidence(best_score, best_score - runner) < thresholds()["medium"]
 
 
 def _lab(rgb: tuple[int, int, int]) -> np.ndarray:

@@ -22,7 +22,8 @@ import numpy as np
 
 from vision.text import ascii_text
 
-MIN_LETTERS = 5  # shorter names fit random print too easily to be spotted
+MIN_LETTERS = 7  # shorter names (most Pokemon) fit blurred print too easily to be spotted; they are
+# printed large, not small
 MAX_LETTERS = 40  # longer names are not spotted (one would widen every name's row)
 _CHUNK = 65536  # names per step of the shortlist (bounds its temporary memory)
 _NEG = -1e30

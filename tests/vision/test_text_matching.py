@@ -242,3 +242,17 @@ async def test_a_card_added_after_an_identification_is_spotted_too(ctx, sessions
                    number="3"))
     _tiny_print(monkeypatch, ["Bryce Harper"])
     assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections[0].card.name == "Bryce Harper"
+
+
+async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spotting(ctx, sessions, cat, monkeypatch):
+    # "Stevems" fits Kevin Stevens a little better than Scott Stevens (the words' outlines): the text
+    # alone would make Kevin Stevens a Low guess, so the card is read closer and spotted, and the
+    # small print spells Scott Stevens
+    judge = cat.cards["judge"]
+    async with sessions() as s, s.begin():
+        for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
+            s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
+    _reads(monkeypatch, ["Stevems"])
+    monkeypatch.setattr(ocr, "frame_probs", lambda crops: [_spelled("Scott Stevens")])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.name == "Scott Stevens"
