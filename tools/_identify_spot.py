@@ -52,11 +52,7 @@ class CatalogNames:
 
 
 async def catalog_names(ctx: ToolContext, s) -> CatalogNames:
-    version = await q.name_index_version(session=s)
-    cached = ctx.services.get("vision_names")
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    rows = await q.identifiable_names(session=s)
-    names = await asyncio.to_thread(CatalogNames, rows)
-    ctx.services["vision_names"] = (version, names)
-    return names
+    async def build() -> CatalogNames:
+        return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
+
+    return await ctx.service("vision_names", await q.name_index_version(session=s), build)

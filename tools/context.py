@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -41,6 +41,16 @@ class ToolContext:
         """One tool call = one transaction: committed on success, rolled back on any error."""
         async with self.sessions() as session, session.begin():
             yield session
+
+    async def service(self, name: str, version: Any, build: Callable[[], Awaitable[Any]]) -> Any:
+        """The service kept under ``name``, rebuilt by ``build()`` when ``version`` differs from the one
+        it was built at (e.g. an index over the catalog, versioned by what changes it)."""
+        cached = self.services.get(name)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        value = await build()
+        self.services[name] = (version, value)
+        return value
 
     def key_id(self) -> uuid.UUID:
         if self.caller is None:

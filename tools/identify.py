@@ -130,15 +130,11 @@ class IdentifySegmentIn(IdentifyIn):
 
 # --------------------------------------------------------------------------- matching
 async def _reference_index(ctx: ToolContext, s) -> HashIndex:
-    version = await q.image_index_version(session=s)
-    cached = ctx.services.get("vision_index")
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    rows = await q.image_features(session=s)
-    ids = [r[0] for r in rows]
-    idx = HashIndex(ids, [r[1] for r in rows], [(r[2] or {}).get("color") for r in rows])
-    ctx.services["vision_index"] = (version, idx)
-    return idx
+    async def build() -> HashIndex:
+        rows = await q.image_features(session=s)
+        return HashIndex([r[0] for r in rows], [r[1] for r in rows], [(r[2] or {}).get("color") for r in rows])
+
+    return await ctx.service("vision_index", await q.image_index_version(session=s), build)
 
 
 def _record(c: dict[str, Any], attrs: dict, *, exact: bool = True) -> dict[str, Any]:
