@@ -21,7 +21,7 @@ from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
-from vision import pipeline
+from vision import ends, pipeline
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
@@ -192,6 +192,19 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id) ->
     return ev
 
 
+async def _read_ends(s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
+    """The closer reads still name no card: read the name plate and number corner where cards print
+    them (``vision.ends``; blurred small cards whose lines the detector never finds). Merged like
+    ``_read_closer``'s reads."""
+    more = [t for t in await run_cpu(ends.read_ends, reading.crop) if t not in reading.lines]
+    if more:
+        reading.lines = [*reading.lines, *more]
+        reading.serials = serials(reading.lines)
+        for cid, c in (await _text_candidates(s, m.evidence(reading.lines), segment_id)).items():
+            cands.setdefault(cid, c)
+    return m.evidence(reading.lines)
+
+
 async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
     ev = m.evidence(reading.lines)
     cands = await _text_candidates(s, ev, segment_id)
@@ -202,6 +215,8 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
         ev = await _read_closer(s, reading, cands, segment_id)
+        if m.weak_text(ev, cands):
+            ev = await _read_ends(s, reading, cands, segment_id)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):

@@ -28,6 +28,8 @@ def _reads(monkeypatch, lines: list[str]) -> None:
     boxes = [[[40.0, 400.0 + 30 * i], [300.0, 400.0 + 30 * i], [300.0, 420.0 + 30 * i], [40.0, 420.0 + 30 * i]]
              for i in range(len(lines))]
     monkeypatch.setattr(ocr, "read", lambda rgb, **_: [(t, 0.9, b) for t, b in zip(lines, boxes)])
+    # the recogniser on its own (name plates, turned lines) reads nothing more than the fixed reading
+    monkeypatch.setattr(ocr, "recognise", lambda line_crops: [("", 0.0) for _ in line_crops])
 
 
 def _grey(rgb) -> bool:
@@ -187,3 +189,21 @@ async def test_a_slabs_card_whose_name_the_first_read_misses_is_read_closer(ctx,
     assert d.grading is not None and d.grading.company.name == "Professional Sports Authenticator"
     assert d.card.name == "Aaron Judge"
     assert max(calls) > 704
+
+
+async def test_a_card_whose_lines_the_detector_never_finds_is_read_at_its_name_plate(ctx, cat, monkeypatch):
+    # a small, blurred card: the text detector finds no line in any read, while the recogniser,
+    # handed the bar along the card's bottom edge, reads the name there
+    monkeypatch.setattr(ocr, "read", lambda rgb, **_: [])
+    plates = []
+
+    def recognise(line_crops):
+        plates.append(len(line_crops))
+        return [("Aaron Judge", 0.9) if i == 0 else ("", 0.0) for i in range(len(line_crops))]
+
+    monkeypatch.setattr(ocr, "recognise", recognise)
+    res = await _identify(ctx, photo(cat, ["judge"], seed=7))
+    (d,) = res.detections
+    assert d.card.name == "Aaron Judge"
+    assert plates[-1] == 2  # the name plate, upright and turned
+
