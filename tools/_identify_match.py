@@ -99,16 +99,30 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     return max(whole, words_similarity(ev, name))
 
 
+LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray character
+
+
+def number_read(ev: TextEvidence, number: str | None) -> float:
+    """1.0 when ``number`` was read (leading zeros carry nothing, and a blurred "#" is often read as
+    one: "#96" as "096"); ``LOOSE_NUMBER`` when a token read is the number behind one other stray
+    character, the "#" read as another ("139" for #39, "427" for #27; two digits or more, since
+    "12" for #2 is as likely a different card); else 0."""
+    if not number:
+        return 0.0
+    n = norm(number).replace(" ", "").lstrip("#")
+    if n in ev.numbers or n.lstrip("0") in {x.lstrip("0") for x in ev.numbers}:
+        return 1.0
+    if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in ev.numbers):
+        return LOOSE_NUMBER
+    return 0.0
+
+
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     if not ev.lines:
         return 0.0
     c = cand["card"]
     name_sim = name_similarity(ev, c.name)
-    num = 0.0
-    if c.number:
-        n = norm(c.number).replace(" ", "").lstrip("#")
-        if n in ev.numbers or n.lstrip("0") in ev.numbers:
-            num = 1.0
+    num = number_read(ev, c.number)
     rel_words = {w for w in words(f"{cand['release_name'] or ''} {cand['set_name'] or ''}") if not w.isdigit()}
     ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0

@@ -260,7 +260,8 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
     twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
     if level == "High" and (best_f - runner < 0.06 or twin is not None
-                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])):
+                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
+                            or m.number_read(ev, best["card"].number) == m.LOOSE_NUMBER):  # a guessed stray character
         level = "Medium"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])

@@ -207,3 +207,28 @@ async def test_a_card_whose_lines_the_detector_never_finds_is_read_at_its_name_p
     assert d.card.name == "Aaron Judge"
     assert plates[-1] == 2  # the name plate, upright and turned
 
+
+async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
+    # "#77" blurred: the "#" comes back as a "0" ("077"); the number still tells the two cards apart
+    judge = cat.cards["judge"]
+    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="77",
+                number_sort=77, description=judge.description)
+    async with sessions() as s, s.begin():
+        s.add(twin)
+    _reads(monkeypatch, ["Aaron Judge", "077"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twin.id)
+    assert d.confidence == "High"  # the number was read: no guess between the two
+
+
+async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty(ctx, sessions, cat, monkeypatch):
+    # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess
+    judge = cat.cards["judge"]
+    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
+                  number_sort=int(n), description=judge.description) for n in ("77", "78")]
+    async with sessions() as s, s.begin():
+        s.add_all(twins)
+    _reads(monkeypatch, ["Aaron Judge", "177"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twins[0].id)
+    assert d.confidence != "High"
