@@ -103,14 +103,14 @@ LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray ch
 
 
 def number_read(ev: TextEvidence, number: str | None) -> float:
-    """1.0 when ``number`` was read (leading zeros carry nothing, and a blurred "#" is often read as
-    one: "#96" as "096"); ``LOOSE_NUMBER`` when a token read is the number behind one other stray
-    character, the "#" read as another ("139" for #39, "427" for #27; two digits or more, since
-    "12" for #2 is as likely a different card); else 0."""
+    """1.0 when ``number`` was read, without its leading zeros, or behind one "0" (a blurred "#" is
+    often read as one: "#96" as "096"; not two, or "006" would read as #6); ``LOOSE_NUMBER`` when a
+    token read is the number behind one other stray character, the "#" read as another ("139" for
+    #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0."""
     if not number:
         return 0.0
     n = norm(number).replace(" ", "").lstrip("#")
-    if n in ev.numbers or n.lstrip("0") in {x.lstrip("0") for x in ev.numbers}:
+    if n in ev.numbers or n.lstrip("0") in ev.numbers or "0" + n in ev.numbers:
         return 1.0
     if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in ev.numbers):
         return LOOSE_NUMBER

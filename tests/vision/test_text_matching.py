@@ -232,3 +232,16 @@ async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(twins[0].id)
     assert d.confidence != "High"
+
+
+async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_certain(ctx, sessions, cat, monkeypatch):
+    # "006" is "#96" with its "9" lost as often as it is #6 behind a "#" and a "0": only one "0" in
+    # front of a number is taken for the "#", so the card with #6 is not reported as certain
+    judge = cat.cards["judge"]
+    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="6",
+                number_sort=6, description=judge.description)
+    async with sessions() as s, s.begin():
+        s.add(twin)
+    _reads(monkeypatch, ["Aaron Judge", "006"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.confidence != "High"
