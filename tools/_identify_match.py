@@ -25,8 +25,9 @@ from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shap
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
 NAME_READ = 0.7  # a name similarity from which the name counts as read (below it the text score is halved)
 WORD_LETTERS = 0.6  # in words_similarity: the share of letters (the rest: the word's outline)
-SPOT_SCALE = 5.0  # spotting score per letter -> similarity: 1 + score / SPOT_SCALE
+SPOT_SCALE = 6.0  # spotting score per letter -> similarity: 1 + score / SPOT_SCALE
 SPOT_CAP = 0.9
+SPOT_MARGIN = 0.3  # per letter: a spotted name must beat the next by this much to count at all
 STOP = {"the", "and", "card", "cards", "base", "topps", "panini", "upper", "deck", "chrome", "set", "edition",
         "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss", "select"}
 
@@ -61,9 +62,20 @@ def evidence(lines: list[str]) -> TextEvidence:
 
 def spotted_similarity(score: float) -> float:
     """A name's similarity from its spotting score (``vision.spotting``: 0 = what the recogniser read,
-    per letter less below): -1.5 per letter counts as read (``NAME_READ``); never above ``SPOT_CAP``,
+    per letter less below): -1.8 per letter counts as read (``NAME_READ``); never above ``SPOT_CAP``,
     so a name spotted in print too small to read is at most Medium unless its number is read too."""
     return min(SPOT_CAP, max(0.0, 1.0 + score / SPOT_SCALE))
+
+
+def spotted_names(scores: dict[str, float]) -> dict[str, float]:
+    """Names spotted (each the clear winner of some line, see ``_identify_spot``) with their
+    similarity (``spotted_similarity``), or none when the best two are within ``SPOT_MARGIN`` of each
+    other: in a large catalog several names fit blurred print about equally (Cale Hulse, Sean Burke
+    and Chris Terreri for Mike Vernon), and none of them is evidence."""
+    ranked = sorted(scores.values(), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0] - ranked[1] < SPOT_MARGIN):
+        return {}
+    return {n: sim for n, sc in scores.items() if (sim := spotted_similarity(sc)) > 0}
 
 
 def folded_query(ev: TextEvidence) -> list[str]:
@@ -110,16 +122,30 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     return max(whole, words_similarity(ev, name), ev.spotted.get(name, 0.0))
 
 
+LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray character
+
+
+def number_read(ev: TextEvidence, number: str | None) -> float:
+    """1.0 when ``number`` was read, without its leading zeros, or behind one "0" (a blurred "#" is
+    often read as one: "#96" as "096"; not two, or "006" would read as #6); ``LOOSE_NUMBER`` when a
+    token read is the number behind one other stray character, the "#" read as another ("139" for
+    #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0."""
+    if not number:
+        return 0.0
+    n = norm(number).replace(" ", "").lstrip("#")
+    if n in ev.numbers or n.lstrip("0") in ev.numbers or "0" + n in ev.numbers:
+        return 1.0
+    if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in ev.numbers):
+        return LOOSE_NUMBER
+    return 0.0
+
+
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     if not ev.lines:
         return 0.0
     c = cand["card"]
     name_sim = name_similarity(ev, c.name)
-    num = 0.0
-    if c.number:
-        n = norm(c.number).replace(" ", "").lstrip("#")
-        if n in ev.numbers or n.lstrip("0") in ev.numbers:
-            num = 1.0
+    num = number_read(ev, c.number)
     rel_words = {w for w in words(f"{cand['release_name'] or ''} {cand['set_name'] or ''}") if not w.isdigit()}
     ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0

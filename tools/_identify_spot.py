@@ -38,16 +38,21 @@ class CatalogNames:
             self._masks[segment_id] = np.array([segment_id in segs for segs in self.segments], dtype=bool)
         return self._masks[segment_id]
 
-    def spot(self, probs: list[np.ndarray], *, segment_id: uuid.UUID | None, also: list[str]) -> dict[str, float]:
-        """The best score per name over the lines (``also``: names always scored, e.g. the candidates
-        the text already suggested)."""
+    def spot(self, probs: list[np.ndarray], *, segment_id: uuid.UUID | None, also: list[str],
+             margin: float) -> dict[str, float]:
+        """The names spotted, each with its best score over the lines where it beat every other name
+        by ``margin`` (per letter): on a line that several names fit about equally (a large catalog,
+        blurred print) none is spotted. ``also``: names always scored, e.g. the candidates the text
+        already suggested."""
         allowed = self.allowed(segment_id)
         extra = [self._position[n] for n in also if n in self._position]
         best: dict[str, float] = {}
         for p in probs:
-            for i, sc in self.spotter.spot(p, allowed=allowed, extra=extra, shortlist=SHORTLIST).items():
-                name = self.spotter.names[i]
-                best[name] = max(best.get(name, -np.inf), sc)
+            scores = self.spotter.spot(p, allowed=allowed, extra=extra, shortlist=SHORTLIST)
+            ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+            if ranked and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= margin):
+                name = self.spotter.names[ranked[0][0]]
+                best[name] = max(best.get(name, -np.inf), ranked[0][1])
         return best
 
 

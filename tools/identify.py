@@ -164,12 +164,23 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     return cands
 
 
+async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: dict, segment_id) -> m.TextEvidence:
+    """A further read's new lines added to ``reading`` and the cards they suggest to ``cands``."""
+    more = [t for t in lines if t not in reading.lines]
+    if more:
+        reading.lines = [*reading.lines, *more]
+        reading.serials = serials(reading.lines)
+        for cid, c in (await _text_candidates(s, m.evidence(reading.lines), segment_id)).items():
+            cands.setdefault(cid, c)
+    return m.evidence(reading.lines)
+
+
 async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), until the
     text names one card. The reads are merged into ``reading`` and their candidates into ``cands``.
-    If none names a card, catalog names are spotted in the small print (``_spot_names``)."""
+    If none names a card, the small print is read (``_read_small_print``)."""
     ev = m.evidence(reading.lines)
     line_crops: list = []
     for step in ("colour", "grey", "turned"):
@@ -178,29 +189,35 @@ async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: di
         else:
             closer, crops = await run_cpu(pipeline.read_closer, reading.crop, grey=step == "grey")
             line_crops += crops
-        more = [t for t in closer if t not in reading.lines]
-        if more:
-            reading.lines = [*reading.lines, *more]
-            reading.serials = serials(reading.lines)
-            ev = m.evidence(reading.lines)
-            for cid, c in (await _text_candidates(s, ev, segment_id)).items():
-                cands.setdefault(cid, c)
+        ev = await _merge_lines(s, reading, closer, cands, segment_id)
         if not m.weak_text(ev, cands):
             return ev
-    await _spot_names(ctx, s, reading, ev, cands, segment_id, line_crops)
+    return await _read_small_print(ctx, s, reading, cands, segment_id, line_crops)
+
+
+async def _read_small_print(ctx: ToolContext, s, reading: pipeline.Reading, cands: dict, segment_id,
+                            line_crops: list) -> m.TextEvidence:
+    """The last resort when the closer reads still name no card: the lines of print the text detector
+    passed over (small or blurred print, a name on a bar, a number in a corner) are found by
+    morphology and read (merged like ``_read_closer``'s reads); if the text still names no card,
+    catalog names are spotted in them (``_spot_names``)."""
+    texts, boxes = await run_cpu(pipeline.read_small_print, reading.crop)
+    ev = await _merge_lines(s, reading, texts, cands, segment_id)
+    if m.weak_text(ev, cands):
+        await _spot_names(ctx, s, reading, ev, cands, segment_id, boxes, line_crops)
     return ev
 
 
 async def _spot_names(ctx: ToolContext, s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict,
-                      segment_id, line_crops: list) -> None:
-    """The last resort for print too small to read: lines the text detector passed over are found
-    (``vision.smallprint``) and, with the closer reads' lines, scored against every catalog name by
-    the recogniser's per-frame output (``vision.spotting``). Names spotted well enough to count as
-    read go into ``ev.spotted`` and their cards into ``cands``."""
+                      segment_id, boxes: list, line_crops: list) -> None:
+    """For print too small to read: the small-print lines (``boxes``) and the closer reads' lines are
+    scored against every catalog name by the recogniser's per-frame output (``vision.spotting``).
+    Names spotted well enough to count as read go into ``ev.spotted`` and their cards into ``cands``."""
     names = await catalog_names(ctx, s)
-    probs = await run_cpu(pipeline.small_print, reading.crop, line_crops)
-    scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}))
-    ev.spotted = {n: m.spotted_similarity(sc) for n, sc in scores.items() if m.spotted_similarity(sc) > 0}
+    probs = await run_cpu(pipeline.small_print, reading.crop, boxes, line_crops)
+    scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}),
+                        margin=m.SPOT_MARGIN)
+    ev.spotted = m.spotted_names(scores)
     read = [n for n, sim in ev.spotted.items() if sim >= m.NAME_READ]
     for c in await q.candidates_by_names(session=s, names=read, segment_id=segment_id):
         cands.setdefault(c["card"].id, c)
@@ -259,7 +276,8 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
     twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
     if level == "High" and (best_f - runner < 0.06 or twin is not None
-                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])):
+                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
+                            or m.number_read(ev, best["card"].number) == m.LOOSE_NUMBER):  # a guessed stray character
         level = "Medium"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])

@@ -5,9 +5,11 @@ learned text detector returns no box for it at any scale tried, while the lines 
 as strokes darker (or lighter) than their surroundings. ``find_lines`` finds them the classic
 way: a morphological black-hat (top-hat for light print) keeps thin strokes and drops flat areas
 and large shapes, a threshold and a short horizontal closing join letters into words and words
-into lines, and connected components of a line's proportions are kept. The boxes are cut out
-(``line_crops``) for the recogniser, whose per-frame probabilities ``vision.spotting`` scores
-against catalog names.
+into lines, and connected components of a line's proportions are kept (at two kernel sizes, for
+print about 10 and 20 px tall in the straightened card). The boxes are cut out (``line_crops``)
+for the recogniser: read as text (numbers such as "#96", names on a bar), and for the lines long
+enough to hold a name, its per-frame probabilities for ``vision.spotting`` to score catalog names
+against.
 """
 
 from __future__ import annotations
@@ -15,38 +17,88 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-MIN_H, MAX_H = 6, 30  # a line's height in the 500 x 700 straightened card
-MAX_LINES = 16
+MIN_H, MAX_H = 6, 40  # a line's height in the 500 x 700 straightened card
+KERNELS = (11, 21)  # print up to about 10 and 20 px tall
+MAX_LINES = 20
+NAME_ASPECT = 3.0  # a line at least this many times as wide as tall can hold a name; shorter ones
+# ("#96") are read as text only
 MARGINS = ((4, 3), (8, 6))  # (x, y) pixels around a line's box
 
 
 def find_lines(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Boxes ``(x, y, w, h)`` of text-like lines, dark print and light print, widest first."""
+    """Boxes ``(x, y, w, h)`` of text-like lines (at least 1.5 times as wide as tall), dark print and
+    light print, small and larger, widest first; print found more than once is kept once."""
     g = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
     joiner = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 3))
-    h_img, w_img = g.shape
-    boxes = []
-    for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
-        hat = cv2.morphologyEx(g, op, kernel)
-        thr = max(25.0, cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
-        mask = cv2.morphologyEx(((hat >= thr) * 255).astype(np.uint8), cv2.MORPH_CLOSE, joiner)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-        for x, y, w, h, area in stats[1:n]:
-            if MIN_H <= h <= MAX_H and 3 * h <= w <= 0.9 * w_img and 0.2 <= area / (w * h) <= 0.85:
-                boxes.append((int(x), int(y), int(w), int(h)))
+    w_img = g.shape[1]
+    boxes: list[tuple[int, int, int, int]] = []
+    for size in KERNELS:
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+        for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+            hat = cv2.morphologyEx(g, op, kernel)
+            thr = max(25.0, cv2.threshold(hat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+            mask = cv2.morphologyEx(((hat >= thr) * 255).astype(np.uint8), cv2.MORPH_CLOSE, joiner)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+            parts = [(int(x), int(y), int(w), int(h)) for x, y, w, h, area in stats[1:n]
+                     if MIN_H <= h <= MAX_H and w >= h and 0.2 <= area / (w * h) <= 0.85]
+            for box in [*_rows(parts), *parts]:  # whole lines first, then their words
+                if 1.5 * box[3] <= box[2] <= 0.9 * w_img:
+                    _keep(boxes, box)
     boxes.sort(key=lambda b: -b[2])
     return boxes[:MAX_LINES]
 
 
-def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[np.ndarray]:
-    """Each box cut out with a tight and a wide margin (``MARGINS``), as BGR crops (the recogniser's
-    input): on blurred print the recogniser's output shifts with the margin, so the caller keeps
-    the better of the two."""
+def _rows(parts: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Pieces side by side on one baseline joined into a line: blurred light print on a dark bar
+    breaks into pieces of a word ("Bla" "stoise") that the recogniser cannot read apart."""
+    rows: list[list[int]] = []
+    for x, y, w, h in sorted(parts):
+        for r in rows:
+            gap = x - (r[0] + r[2])
+            shared = min(r[1] + r[3], y + h) - max(r[1], y)
+            if -w < gap <= 1.2 * max(h, r[3]) and shared >= 0.6 * min(h, r[3]):
+                x1, y1 = max(r[0] + r[2], x + w), max(r[1] + r[3], y + h)
+                r[0], r[1] = min(r[0], x), min(r[1], y)
+                r[2], r[3] = x1 - r[0], y1 - r[1]
+                break
+        else:
+            rows.append([x, y, w, h])
+    return [tuple(r) for r in rows if (r[0], r[1], r[2], r[3]) not in parts]
+
+
+def _keep(boxes: list[tuple[int, int, int, int]], box: tuple[int, int, int, int]) -> None:
+    """Add ``box`` unless a box found already covers the same print; of the two the wider stays (the
+    gaps between light letters, found as dark print, make a shorter box over the same word)."""
+    for i, b in enumerate(boxes):
+        if _overlap(box, b) > 0.7:
+            if box[2] > b[2]:
+                boxes[i] = box
+            return
+    boxes.append(box)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """Intersection over the smaller box."""
+    iw = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    ih = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return iw * ih / min(a[2] * a[3], b[2] * b[3])
+
+
+def name_lines(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes long enough to hold a name (for spotting)."""
+    return [b for b in boxes if b[2] >= NAME_ASPECT * b[3]]
+
+
+def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=MARGINS) -> list[np.ndarray]:
+    """Each box cut out with each of ``margins`` (by default a tight and a wide one), as BGR crops
+    (the recogniser's input): on blurred print the recogniser's output shifts with the margin, so
+    a caller spotting names keeps the better of the two."""
     h_img, w_img = rgb.shape[:2]
     out = []
     for x, y, w, h in boxes:
-        for mx, my in MARGINS:
+        for mx, my in margins:
             c = rgb[max(0, y - my):min(h_img, y + h + my), max(0, x - mx):min(w_img, x + w + mx)]
             out.append(np.ascontiguousarray(c[:, :, ::-1]))
     return out

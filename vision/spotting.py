@@ -25,6 +25,7 @@ from vision.text import ascii_text
 MIN_LETTERS = 7  # shorter names (most Pokemon) fit blurred print too easily to be spotted; they are
 # printed large, not small
 MAX_LETTERS = 40  # longer names are not spotted (one would widen every name's row)
+MIN_READ_SHARE = 0.3  # a name is scored on a line whose best reading has 30 % of its characters or more
 _CHUNK = 65536  # names per step of the shortlist (bounds its temporary memory)
 _NEG = -1e30
 
@@ -67,6 +68,9 @@ class NameSpotter:
         bag = np.concatenate([present[self.labels[i:i + _CHUNK]].sum(axis=1)
                               for i in range(0, len(self.labels), _CHUNK)]) / self.lengths
         ok = np.ones(len(self.owner), bool) if allowed is None else allowed[self.owner]
+        # the recogniser must see about as many characters as the name has: on a line it is unsure of
+        # (a stripe, a smudge, read as "1") every name scores close to its own best path
+        ok &= self.lengths <= _characters_read(probs) / MIN_READ_SHARE
         bag = np.where(ok, bag, -np.inf)
         order = np.argsort(-bag)[:shortlist]
         pick = order[np.isfinite(bag[order])]
@@ -82,6 +86,14 @@ class NameSpotter:
             o = int(self.owner[k])
             out[o] = max(out.get(o, -np.inf), float(sc))
         return out
+
+
+def _characters_read(probs: np.ndarray) -> float:
+    """How many characters the recogniser's own best reading of the line has (CTC-collapsed), each
+    counted by its probability: a stripe read as five letters at 0.1-0.4 counts about 1.3."""
+    best = probs.argmax(axis=1)
+    keep = np.concatenate([[True], best[1:] != best[:-1]]) & (best != 0)
+    return float(probs.max(axis=1)[keep].sum())
 
 
 def _encode(text: str, index: dict[str, int]) -> list[int]:

@@ -52,3 +52,16 @@ def test_an_outline_with_a_side_run_along_clutter_is_not_a_card():
     tilted = np.array([[375, 162], [798, 148], [754, 779], [356, 793]], np.float32) * 0.8  # the card itself
     found = _outline_candidate(tilted)
     assert found is not None and detect._iou(found.quad, tilted)[0] > 0.95
+
+
+def test_card_foreshortened_until_it_looks_almost_square_is_located_whole():
+    # a phone held low: the card's far end shrinks and its near end widens, so its outline measures
+    # about 0.93 wide to tall; the outline is the card, not its art box (which is nearly card-shaped)
+    card = render_card(CardSpec(id="square", name="Juan Ohtani", number="35", release_name="2023 Bowman"))
+    quad = np.array([[440, 230], [740, 230], [780, 600], [400, 600]], np.float32)
+    wq = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    hq = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    assert 0.9 < wq / hq < 0.95
+    found = detect.locate(_place(card, quad, (40, 70, 150)))
+    best = max(found, key=lambda f: detect._iou(quad, f.quad)[0])
+    assert detect._iou(quad, best.quad)[0] >= 0.9 and best.kind == "card"

@@ -115,3 +115,32 @@ def test_lines_of_small_print_are_found_where_they_are_printed():
 
 def test_a_blank_card_has_no_lines():
     assert smallprint.find_lines(np.full((700, 500, 3), 240, np.uint8)) == []
+
+
+def test_blurred_light_print_on_a_bar_is_found_as_one_line():
+    # a name on a dark bar, blurred: the strokes come apart into pieces of the word, which the
+    # recogniser cannot read one by one; they are joined along their baseline into the whole name
+    card = np.full((700, 500, 3), 235, np.uint8)
+    card[590:660] = (25, 70, 35)
+    cv2.putText(card, "Blastoise", (20, 640), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (235, 235, 235), 2, cv2.LINE_AA)
+    card = cv2.GaussianBlur(card, (0, 0), 2.5)
+    (text_w, text_h), _ = cv2.getTextSize("Blastoise", cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
+    boxes = smallprint.find_lines(card)
+    on_bar = [b for b in boxes if 590 <= b[1] + b[3] / 2 <= 660]
+    assert max((b[2] for b in on_bar), default=0) >= 0.85 * text_w, boxes
+
+
+def test_pieces_of_a_word_on_one_baseline_are_joined_and_other_lines_are_not():
+    # "Bla" "sto" "ise" a few pixels apart on one baseline, a number on the line above
+    pieces = [(20, 620, 40, 22), (64, 621, 38, 21), (106, 619, 35, 23), (30, 580, 30, 14)]
+    assert smallprint._rows(pieces) == [(20, 619, 121, 23)]
+    assert smallprint._rows([(20, 620, 40, 22), (140, 620, 40, 22)]) == []  # too far apart: two words
+
+
+def test_names_spotted_about_equally_well_are_no_evidence():
+    from tools._identify_match import NAME_READ, spotted_names
+
+    # a large catalog: three names fit a blurred line within a few hundredths per letter
+    assert spotted_names({"Cale Hulse": -1.27, "Sean Burke": -1.30, "Chris Terreri": -1.39}) == {}
+    clear = spotted_names({"Paul Coffey": -1.0, "Paul Kariya": -2.5})
+    assert clear["Paul Coffey"] >= NAME_READ > clear["Paul Kariya"]

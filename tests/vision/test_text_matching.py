@@ -28,6 +28,10 @@ def _reads(monkeypatch, lines: list[str]) -> None:
     boxes = [[[40.0, 400.0 + 30 * i], [300.0, 400.0 + 30 * i], [300.0, 420.0 + 30 * i], [40.0, 420.0 + 30 * i]]
              for i in range(len(lines))]
     monkeypatch.setattr(ocr, "read", lambda rgb, **_: [(t, 0.9, b) for t, b in zip(lines, boxes)])
+    # the recogniser on its own (turned lines, small print) reads nothing more than the fixed reading,
+    # and no name is spotted in its output
+    monkeypatch.setattr(ocr, "recognise", lambda line_crops: [("", 0.0) for _ in line_crops])
+    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops: [])
 
 
 def _grey(rgb) -> bool:
@@ -256,3 +260,61 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
     monkeypatch.setattr(ocr, "frame_probs", lambda crops: [_spelled("Scott Stevens")])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
+
+
+async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
+    # "#77" blurred: the "#" comes back as a "0" ("077"); the number still tells the two cards apart
+    judge = cat.cards["judge"]
+    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="77",
+                number_sort=77, description=judge.description)
+    async with sessions() as s, s.begin():
+        s.add(twin)
+    _reads(monkeypatch, ["Aaron Judge", "077"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twin.id)
+    assert d.confidence == "High"  # the number was read: no guess between the two
+
+
+async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty(ctx, sessions, cat, monkeypatch):
+    # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess
+    judge = cat.cards["judge"]
+    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
+                  number_sort=int(n), description=judge.description) for n in ("77", "78")]
+    async with sessions() as s, s.begin():
+        s.add_all(twins)
+    _reads(monkeypatch, ["Aaron Judge", "177"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twins[0].id)
+    assert d.confidence != "High"
+
+
+async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_certain(ctx, sessions, cat, monkeypatch):
+    # "006" is "#96" with its "9" lost as often as it is #6 behind a "#" and a "0": only one "0" in
+    # front of a number is taken for the "#", so the card with #6 is not reported as certain
+    judge = cat.cards["judge"]
+    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="6",
+                number_sort=6, description=judge.description)
+    async with sessions() as s, s.begin():
+        s.add(twin)
+    _reads(monkeypatch, ["Aaron Judge", "006"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.confidence != "High"
+
+
+async def test_a_card_whose_lines_the_detector_never_finds_is_read_from_its_small_print(ctx, cat, monkeypatch):
+    # a small, blurred card: the text detector returns no line in any read, while the lines found by
+    # morphology, handed to the (real) recogniser, read the name and number
+    monkeypatch.setattr(ocr, "read", lambda rgb, **_: [])
+    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops: [])  # the text read alone, no spotting
+    read = []
+    recognise = ocr.recognise
+
+    def spy(line_crops):
+        out = recognise(line_crops)
+        read.extend(t for t, _ in out)
+        return out
+
+    monkeypatch.setattr(ocr, "recognise", spy)
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.name == "Aaron Judge"
+    assert "Aaron" in read and "#2" in read, read  # the name and number lines, found apart
