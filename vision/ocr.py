@@ -16,6 +16,7 @@ spinning; on a busy 2-core machine a spinning thread takes the core the next ste
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 from pathlib import Path
@@ -133,20 +134,35 @@ def charset() -> list[str]:
     return list(_recogniser().postprocess_op.character)
 
 
-def frame_probs(line_crops: list[np.ndarray]) -> list[np.ndarray]:
+def frame_probs(line_crops: list[np.ndarray], *, batch: int = 8) -> list[np.ndarray]:
     """The recogniser's per-frame class probabilities (frames x ``charset()``) for each line crop
-    (BGR), one crop at a time so no crop is padded to another's width: what the recogniser saw in
-    each slice of the line, before its decoder kept only the likeliest character per slice. Lets a
-    caller ask how likely a given text is (``vision.spotting``) when the decoded text is garbled."""
+    (BGR), in the order given: what the recogniser saw in each slice of the line, before its decoder
+    kept only the likeliest character per slice. Lets a caller ask how likely a given text is
+    (``vision.spotting``) when the decoded text is garbled. Crops of similar proportions run
+    together (``batch`` at a time, as the engine batches lines); each keeps only the frames over
+    its own width, as if it had run alone. A crop under 2 px either way gets no frames."""
     if not line_crops or not available():
         return []
     rec = _recogniser()
     _, img_h, img_w = rec.rec_image_shape[:3]
-    out = []
-    for c in line_crops:
-        h, w = c.shape[:2]
-        if h < 2 or w < 2:
-            continue
-        x = rec.resize_norm_img(c, max(img_w / img_h, w / h))[np.newaxis].astype(np.float32)
-        out.append(np.asarray(rec.session(x)[0], dtype=np.float32))
+    out = [np.zeros((0, 1), np.float32)] * len(line_crops)
+    ratios = [max(img_w / img_h, c.shape[1] / max(c.shape[0], 1)) for c in line_crops]
+    usable = [i for i, c in enumerate(line_crops) if min(c.shape[:2]) >= 2]
+    usable.sort(key=lambda i: ratios[i])
+    for start in range(0, len(usable), batch):
+        idx = usable[start:start + batch]
+        widest = max(ratios[i] for i in idx)
+        x = np.stack([rec.resize_norm_img(line_crops[i], widest) for i in idx]).astype(np.float32)
+        preds = np.asarray(rec.session(x), dtype=np.float32)
+        for k, i in enumerate(idx):
+            own = min(preds.shape[1], int(math.ceil(preds.shape[1] * ratios[i] / widest)))
+            out[i] = preds[k, :own]
     return out
+
+
+def decode(probs: np.ndarray) -> tuple[str, float]:
+    """The recogniser's own reading of ``frame_probs`` output: ``(text, score)``."""
+    if probs.shape[0] == 0:
+        return "", 0.0
+    (text, score), = _recogniser().postprocess_op(probs[np.newaxis])[0]
+    return str(text), float(score)

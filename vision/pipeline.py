@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import detect, ocr, smallprint
+from vision import detect, ocr
 from vision.decode import decode
 from vision.features import card_features
 from vision.text import SlabLabel, parse_label, serials
@@ -77,30 +77,6 @@ def read_turned(line_crops: list[np.ndarray]) -> list[str]:
     (detection is most of a read's time), in the turned card's reading order."""
     return [t for t, sc in ocr.recognise([np.ascontiguousarray(c[::-1, ::-1]) for c in reversed(line_crops)])
             if sc >= 0.5]
-
-
-def read_small_print(crop: np.ndarray) -> tuple[list[str], list[tuple[int, int, int, int]]]:
-    """The lines of print found in a straightened card by morphology (``smallprint.find_lines``: the
-    lines the text detector passes over), read as text both ways up (recogniser score >= 0.5, two
-    characters or more), and their boxes."""
-    boxes = smallprint.find_lines(crop)
-    crops = smallprint.line_crops(crop, boxes, margins=smallprint.MARGINS[:1])
-    turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]  # a card straightened upside down
-    return [t for t, sc in ocr.recognise([*crops, *turned]) if sc >= 0.5 and _characters(t) >= 2], boxes
-
-
-def _characters(text: str) -> int:
-    """Letters and digits in ``text``: a lone "1" or "2" read in small print is a stroke or a dot as
-    often as print, and as a card number it would match some card of a big set."""
-    return sum(ch.isalnum() for ch in text)
-
-
-def small_print(crop: np.ndarray, boxes: list[tuple[int, int, int, int]], line_crops: list[np.ndarray]
-                ) -> list[np.ndarray]:
-    """The recogniser's per-frame probabilities for the small-print lines long enough to hold a name
-    (``read_small_print``'s boxes) and for the closer reads' own lines, for ``vision.spotting`` to
-    score catalog names on."""
-    return ocr.frame_probs([*smallprint.line_crops(crop, smallprint.name_lines(boxes)), *line_crops])
 
 
 def read_card(crop: np.ndarray, *, with_ocr: bool = True) -> tuple[list[str], list[dict]]:

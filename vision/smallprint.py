@@ -14,15 +14,20 @@ against.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import cv2
 import numpy as np
 
+from vision import ocr
+
 MIN_H, MAX_H = 6, 40  # a line's height in the 500 x 700 straightened card
 KERNELS = (11, 21)  # print up to about 10 and 20 px tall
-MAX_LINES = 20
+MAX_LINES = 14
 NAME_ASPECT = 3.0  # a line at least this many times as wide as tall can hold a name; shorter ones
 # ("#96") are read as text only
 MARGINS = ((4, 3), (8, 6))  # (x, y) pixels around a line's box
+PROBES = 4  # lines read both ways up to tell which way up the card is
 
 
 def find_lines(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -86,11 +91,6 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
     return iw * ih / min(a[2] * a[3], b[2] * b[3])
 
 
-def name_lines(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """The boxes long enough to hold a name (for spotting)."""
-    return [b for b in boxes if b[2] >= NAME_ASPECT * b[3]]
-
-
 def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=MARGINS) -> list[np.ndarray]:
     """Each box cut out with each of ``margins`` (by default a tight and a wide one), as BGR crops
     (the recogniser's input): on blurred print the recogniser's output shifts with the margin, so
@@ -102,3 +102,55 @@ def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=
             c = rgb[max(0, y - my):min(h_img, y + h + my), max(0, x - mx):min(w_img, x + w + mx)]
             out.append(np.ascontiguousarray(c[:, :, ::-1]))
     return out
+
+
+@dataclass
+class SmallPrint:
+    texts: list[str]  # lines read (recogniser score >= 0.5, two characters or more)
+    boxes: list[tuple[int, int, int, int]]
+    turned: bool  # the lines read better upside down
+    probs: list[np.ndarray] = field(default_factory=list)  # per box, tight margin, the way up read
+
+
+def read(crop: np.ndarray) -> SmallPrint:
+    """The lines found in a straightened card (RGB) read as text: the widest ``PROBES`` lines both
+    ways up, the rest only the way the probes say the card is (reading every line both ways was
+    most of this step's time)."""
+    boxes = find_lines(crop)
+    crops = line_crops(crop, boxes, margins=MARGINS[:1])
+    turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+    k = min(PROBES, len(crops))
+    probe = ocr.frame_probs([*crops[:k], *turned[:k]])
+    up, down = probe[:k], probe[k:]
+    read_up, read_down = [ocr.decode(p) for p in up], [ocr.decode(p) for p in down]
+    # turned only when at least two more lines read as words (two characters or more, score 0.6 or
+    # more) that way: clutter reads as a lone confident "1" either way up, and a blurred name as
+    # often reads with more confidence upside down ("iprog ming" 0.68 for Wayne Gretzky)
+    def words(read: list[tuple[str, float]]) -> int:
+        return sum(sc >= 0.6 and _characters(t) >= 2 for t, sc in read)
+
+    flip = words(read_down) >= words(read_up) + 2
+    rest = ocr.frame_probs((turned if flip else crops)[k:])
+    read = [*read_up, *read_down, *(ocr.decode(p) for p in rest)]
+    texts = [t for t, sc in read if sc >= 0.5 and _characters(t) >= 2]
+    return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[*(down if flip else up), *rest])
+
+
+def spotting_probs(crop: np.ndarray, found: SmallPrint, line_crops: list[np.ndarray]) -> list[np.ndarray]:
+    """Per-frame probabilities to spot names in: the lines long enough to hold a name, at both margins
+    (the tight one already read by ``read``), and ``line_crops`` (the closer reads' lines)."""
+    names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
+    wide = line_crops_of(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
+    return [*(found.probs[i] for i in names), *ocr.frame_probs([*wide, *line_crops])]
+
+
+def line_crops_of(crop: np.ndarray, boxes: list[tuple[int, int, int, int]], margins, *, turned: bool
+                  ) -> list[np.ndarray]:
+    cut = line_crops(crop, boxes, margins=margins)
+    return [np.ascontiguousarray(c[::-1, ::-1]) for c in cut] if turned else cut
+
+
+def _characters(text: str) -> int:
+    """Letters and digits in ``text``: a lone "1" or "2" read in small print is a stroke or a dot as
+    often as print, and as a card number it would match some card of a big set."""
+    return sum(ch.isalnum() for ch in text)

@@ -34,3 +34,26 @@ def test_tuned_sessions_read_a_card_like_rapidocrs_own():
     assert [t for t, _, _ in got] == list(want.txts)
     assert "Aaron Judge" in [t for t, _, _ in got]
     assert [round(s, 4) for _, s, _ in got] == [round(float(s), 4) for s in want.scores]
+
+
+def _line(text: str, width: int) -> np.ndarray:
+    import cv2
+
+    img = np.full((24, width, 3), 240, np.uint8)
+    cv2.putText(img, text, (4, 17), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
+    return img
+
+
+def test_frame_probabilities_come_back_in_order_and_read_like_the_recogniser():
+    # lines of different widths run together in batches, each as if alone: the same reading as the
+    # engine's own recogniser, in the order given, and no frames for a crop too small to read
+    lines = [_line("Darren Turcotte", 150), _line("#96", 40), np.zeros((1, 30, 3), np.uint8),
+             _line("Centre/Centre", 130), _line("Paul Coffey", 110)]
+    probs = ocr.frame_probs(lines)
+    assert len(probs) == len(lines) and probs[2].shape[0] == 0
+    alone = [ocr.frame_probs([c], batch=1)[0] for c in lines]
+    for together, single in zip(probs, alone):
+        assert ocr.decode(together)[0] == ocr.decode(single)[0]
+    readable = [c for i, c in enumerate(lines) if i != 2]
+    assert [ocr.decode(p)[0] for i, p in enumerate(probs) if i != 2] == [t for t, _ in ocr.recognise(readable)]
+    assert ocr.decode(probs[0])[0] == "Darren Turcotte"

@@ -144,3 +144,19 @@ def test_names_spotted_about_equally_well_are_no_evidence():
     assert spotted_names({"Cale Hulse": -1.27, "Sean Burke": -1.30, "Chris Terreri": -1.39}) == {}
     clear = spotted_names({"Paul Coffey": -1.0, "Paul Kariya": -2.5})
     assert clear["Paul Coffey"] >= NAME_READ > clear["Paul Kariya"]
+
+
+def _printed_card() -> np.ndarray:
+    card = np.full((700, 500, 3), 240, np.uint8)
+    for y, text in ((600, "Darren Turcotte"), (640, "Centre Centre"), (680, "Upper Deck 1991")):
+        cv2.putText(card, text, (30, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (30, 30, 30), 2, cv2.LINE_AA)
+    return cv2.GaussianBlur(card, (0, 0), 0.7)
+
+
+def test_small_print_is_read_whichever_way_up_the_card_lies():
+    # the widest lines are read both ways up, so a card straightened upside down still gives its name
+    upright = smallprint.read(_printed_card())
+    assert not upright.turned and "Darren Turcotte" in upright.texts
+    turned = smallprint.read(np.ascontiguousarray(_printed_card()[::-1, ::-1]))
+    assert "Darren Turcotte" in turned.texts
+    assert len(turned.probs) == len(turned.boxes)

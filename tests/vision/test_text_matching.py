@@ -16,7 +16,7 @@ from tests.factories import seed_catalog
 from tests.vision.helpers import photo
 from tools.identify import IdentifyIn, IdentifySegmentIn, identify_card, identify_card_segment
 from tools._models import Upload
-from vision import ocr
+from vision import ocr, smallprint
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def _reads(monkeypatch, lines: list[str]) -> None:
     # the recogniser on its own (turned lines, small print) reads nothing more than the fixed reading,
     # and no name is spotted in its output
     monkeypatch.setattr(ocr, "recognise", lambda line_crops: [("", 0.0) for _ in line_crops])
-    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops: [])
+    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops, **_: [np.zeros((0, 1), np.float32) for _ in line_crops])
 
 
 def _grey(rgb) -> bool:
@@ -212,9 +212,11 @@ def _spelled(text: str, *, blur: float = 0.45) -> np.ndarray:
 
 
 def _tiny_print(monkeypatch, spelled: list[str]) -> None:
-    """No read names anything (only "NHL"); the small print's lines spell ``spelled``."""
+    """No read names anything (only "NHL"), the small print read as text neither; the recogniser's
+    output for the small print's lines spells ``spelled``."""
     _reads(monkeypatch, ["NHL"])
-    monkeypatch.setattr(ocr, "frame_probs", lambda crops: [_spelled(t) for t in spelled])
+    monkeypatch.setattr(smallprint, "read", lambda crop: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops: [_spelled(t) for t in spelled])
 
 
 async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
@@ -257,7 +259,7 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
         for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
             s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
     _reads(monkeypatch, ["Stevems"])
-    monkeypatch.setattr(ocr, "frame_probs", lambda crops: [_spelled("Scott Stevens")])
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops: [_spelled("Scott Stevens")])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
 
@@ -303,18 +305,17 @@ async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_cert
 
 async def test_a_card_whose_lines_the_detector_never_finds_is_read_from_its_small_print(ctx, cat, monkeypatch):
     # a small, blurred card: the text detector returns no line in any read, while the lines found by
-    # morphology, handed to the (real) recogniser, read the name and number
+    # morphology, handed to the (real) recogniser, read the name and number (before any spotting)
     monkeypatch.setattr(ocr, "read", lambda rgb, **_: [])
-    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops: [])  # the text read alone, no spotting
     read = []
-    recognise = ocr.recognise
+    decode = ocr.decode
 
-    def spy(line_crops):
-        out = recognise(line_crops)
-        read.extend(t for t, _ in out)
+    def spy(probs):
+        out = decode(probs)
+        read.append(out[0])
         return out
 
-    monkeypatch.setattr(ocr, "recognise", spy)
+    monkeypatch.setattr(ocr, "decode", spy)
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Aaron Judge"
     assert "Aaron" in read and "#2" in read, read  # the name and number lines, found apart
