@@ -264,13 +264,19 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
     assert d.card.name == "Scott Stevens"
 
 
+async def _judge_twins(sessions, cat, numbers: list[str]) -> list[Card]:
+    """More Aaron Judge cards in the same set, with these numbers."""
+    judge = cat.cards["judge"]
+    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
+                  number_sort=int(n), description=judge.description) for n in numbers]
+    async with sessions() as s, s.begin():
+        s.add_all(twins)
+    return twins
+
+
 async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
     # "#77" blurred: the "#" comes back as a "0" ("077"); the number still tells the two cards apart
-    judge = cat.cards["judge"]
-    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="77",
-                number_sort=77, description=judge.description)
-    async with sessions() as s, s.begin():
-        s.add(twin)
+    (twin,) = await _judge_twins(sessions, cat, ["77"])
     _reads(monkeypatch, ["Aaron Judge", "077"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(twin.id)
@@ -279,11 +285,7 @@ async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, ses
 
 async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty(ctx, sessions, cat, monkeypatch):
     # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess
-    judge = cat.cards["judge"]
-    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
-                  number_sort=int(n), description=judge.description) for n in ("77", "78")]
-    async with sessions() as s, s.begin():
-        s.add_all(twins)
+    twins = await _judge_twins(sessions, cat, ["77", "78"])
     _reads(monkeypatch, ["Aaron Judge", "177"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(twins[0].id)
@@ -293,11 +295,7 @@ async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty
 async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_certain(ctx, sessions, cat, monkeypatch):
     # "006" is "#96" with its "9" lost as often as it is #6 behind a "#" and a "0": only one "0" in
     # front of a number is taken for the "#", so the card with #6 is not reported as certain
-    judge = cat.cards["judge"]
-    twin = Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number="6",
-                number_sort=6, description=judge.description)
-    async with sessions() as s, s.begin():
-        s.add(twin)
+    await _judge_twins(sessions, cat, ["6"])
     _reads(monkeypatch, ["Aaron Judge", "006"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.confidence != "High"
