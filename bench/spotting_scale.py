@@ -5,7 +5,7 @@
 For each size: the time to build the ``NameSpotter`` (once per process and catalog version), the
 time to score one line against every name (the letter-bag shortlist over all names, then the
 exact likelihood of 32), and the memory its arrays take. The reference, measured in the same run,
-is the recogniser reading the same line (``ocr.frame_probs``), which spotting follows every time:
+is the recogniser reading the same line (``ocr.frames``), which spotting follows every time:
 the ratio says what spotting adds to a line already read. The names are random (first and last
 names of plausible lengths); the line is a rendered name in small print.
 """
@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import ocr  # noqa: E402
-from vision.spotting import NameSpotter  # noqa: E402
+from vision.spotting import NameSpotter, alphabet  # noqa: E402
 
 
 def _names(n: int, rng: random.Random) -> list[str]:
@@ -54,21 +54,20 @@ def main() -> None:
     args = p.parse_args()
     rng = random.Random(1)
     line = _line()
-    ocr.frame_probs([line])  # loads the recogniser
-    rec_times = []
-    for _ in range(args.lines):
-        t = time.perf_counter()
-        (probs,) = ocr.frame_probs([line])
-        rec_times.append(time.perf_counter() - t)
-    rec = statistics.median(rec_times)
-    print(f"reference: recognising the line {1000 * rec:.1f} ms (median of {args.lines})")
-    charset = ocr.charset()
+    charset = ocr.charset()  # loads the recogniser
     for size in (int(s) for s in args.sizes.split(",")):
         names = _names(size - 1, rng) + ["Darren Turcotte"]
         print(f"{size:>8} names: building ...", end="", flush=True)
         t = time.perf_counter()
-        spotter = NameSpotter(names, charset)
+        columns, classes = alphabet(names, charset)
+        spotter = NameSpotter(names, columns)
         build = time.perf_counter() - t
+        rec_times = []
+        for _ in range(args.lines):
+            t = time.perf_counter()
+            ((_, _, probs),) = ocr.frames([line], classes)
+            rec_times.append(time.perf_counter() - t)
+        rec = statistics.median(rec_times)
         times = []
         for _ in range(args.lines):
             t = time.perf_counter()
@@ -77,8 +76,9 @@ def main() -> None:
         spot = statistics.median(times)
         top = names[max(scores, key=scores.get)]
         mb = (spotter.labels.nbytes + spotter.owner.nbytes + spotter.lengths.nbytes) / 2**20
-        print(f"\r{size:>8} names: build {build:.2f}s, spot one line {1000 * spot:.1f} ms "
-              f"({spot / rec:.1f}x recognising it), arrays {mb:.0f} MB, top name {top!r}")
+        print(f"\r{size:>8} names: build {build:.2f}s, recognising the line {1000 * rec:.1f} ms, spot it "
+              f"{1000 * spot:.1f} ms ({spot / rec:.1f}x), arrays {mb:.0f} MB, line {probs.nbytes / 1024:.0f} KB, "
+              f"top name {top!r}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import numpy as np
 from store.queries import identify as q
 from tools.context import ToolContext
 from vision import ocr
-from vision.spotting import NameSpotter
+from vision.spotting import NameSpotter, alphabet
 
 SHORTLIST = 32  # names given the exact likelihood per line, after the letter-by-letter shortlist
 
@@ -26,7 +26,8 @@ class CatalogNames:
         for name, segment in rows:
             names.setdefault(name, set()).add(segment)
         self.segments = list(names.values())
-        self.spotter = NameSpotter(list(names), ocr.charset())
+        columns, self.classes = alphabet(list(names), ocr.charset())
+        self.spotter = NameSpotter(list(names), columns)
         self._position = {name: i for i, name in enumerate(names)}
         self._masks: dict[uuid.UUID, np.ndarray] = {}
 

@@ -17,7 +17,7 @@ from pydantic import Field, PrivateAttr
 
 from store.queries import identify as q
 from tools import _identify_match as m
-from tools._identify_spot import catalog_names
+from tools._identify_spot import CatalogNames, catalog_names
 from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
@@ -201,20 +201,20 @@ async def _read_small_print(ctx: ToolContext, s, reading: pipeline.Reading, cand
     passed over (small or blurred print, a name on a bar, a number in a corner) are found by
     morphology and read (merged like ``_read_closer``'s reads); if the text still names no card,
     catalog names are spotted in them (``_spot_names``)."""
-    found = await run_cpu(smallprint.read, reading.crop)
+    names = await catalog_names(ctx, s)
+    found = await run_cpu(smallprint.read, reading.crop, names.classes)
     ev = await _merge_lines(s, reading, found.texts, cands, segment_id)
     if m.weak_text(ev, cands):
-        await _spot_names(ctx, s, reading, ev, cands, segment_id, found, line_crops)
+        await _spot_names(s, reading, ev, cands, segment_id, names, found, line_crops)
     return ev
 
 
-async def _spot_names(ctx: ToolContext, s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict,
-                      segment_id, found: smallprint.SmallPrint, line_crops: list) -> None:
+async def _spot_names(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
+                      names: CatalogNames, found: smallprint.SmallPrint, line_crops: list) -> None:
     """For print too small to read: the small-print lines (``found``) and the closer reads' lines are
     scored against every catalog name by the recogniser's per-frame output (``vision.spotting``).
     Names spotted well enough to count as read go into ``ev.spotted`` and their cards into ``cands``."""
-    names = await catalog_names(ctx, s)
-    probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops)
+    probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops, names.classes)
     scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}),
                         margin=m.SPOT_MARGIN)
     ev.spotted = m.spotted_names(scores)

@@ -26,6 +26,9 @@ import numpy as np
 log = logging.getLogger("cardwise.vision")
 
 _ENGINE = None
+# line crops the recogniser runs at once in ``frames``: 8 wide crops made onnxruntime's buffers grow by
+# ~250 MB for no gain in speed; 4 keep a process under its budget
+BATCH = 4
 _LOCK = threading.Lock()
 
 
@@ -134,29 +137,49 @@ def charset() -> list[str]:
     return list(_recogniser().postprocess_op.character)
 
 
-def frame_probs(line_crops: list[np.ndarray], *, batch: int = 8) -> list[np.ndarray]:
-    """The recogniser's per-frame class probabilities (frames x ``charset()``) for each line crop
-    (BGR), in the order given: what the recogniser saw in each slice of the line, before its decoder
-    kept only the likeliest character per slice. Lets a caller ask how likely a given text is
-    (``vision.spotting``) when the decoded text is garbled. Crops of similar proportions run
-    together (``batch`` at a time, as the engine batches lines); each keeps only the frames over
-    its own width, as if it had run alone. A crop under 2 px either way gets no frames."""
-    if not line_crops or not available():
-        return []
+def _frames(line_crops: list[np.ndarray], batch: int):
+    """``(index, probabilities)`` per usable crop: the recogniser run on crops of similar proportions
+    together (``batch`` at a time, like the engine's own batches of lines), each cut to the frames over its own
+    width, as if it had run alone. The arrays are views into the batch's output (copy what you keep)."""
     rec = _recogniser()
     _, img_h, img_w = rec.rec_image_shape[:3]
-    out = [np.zeros((0, 1), np.float32)] * len(line_crops)
     ratios = [max(img_w / img_h, c.shape[1] / max(c.shape[0], 1)) for c in line_crops]
-    usable = [i for i, c in enumerate(line_crops) if min(c.shape[:2]) >= 2]
-    usable.sort(key=lambda i: ratios[i])
+    usable = sorted((i for i, c in enumerate(line_crops) if min(c.shape[:2]) >= 2), key=lambda i: ratios[i])
     for start in range(0, len(usable), batch):
         idx = usable[start:start + batch]
         widest = max(ratios[i] for i in idx)
         x = np.stack([rec.resize_norm_img(line_crops[i], widest) for i in idx]).astype(np.float32)
         preds = np.asarray(rec.session(x), dtype=np.float32)
         for k, i in enumerate(idx):
-            own = min(preds.shape[1], int(math.ceil(preds.shape[1] * ratios[i] / widest)))
-            out[i] = preds[k, :own]
+            yield i, preds[k, :min(preds.shape[1], int(math.ceil(preds.shape[1] * ratios[i] / widest)))]
+
+
+def frame_probs(line_crops: list[np.ndarray], *, batch: int = BATCH) -> list[np.ndarray]:
+    """The recogniser's per-frame class probabilities (frames x ``charset()``) for each line crop
+    (BGR), in the order given: what the recogniser saw in each slice of the line, before its decoder
+    kept only the likeliest character per slice. A crop under 2 px either way gets no frames. Each
+    array is frames x ~18,700 classes (7 MB for a 100-frame line): keep few, or use ``frames``."""
+    if not line_crops or not available():
+        return []
+    out = [np.zeros((0, 1), np.float32)] * len(line_crops)
+    for i, probs in _frames(line_crops, batch):
+        out[i] = probs.copy()
+    return out
+
+
+def frames(line_crops: list[np.ndarray], classes: np.ndarray, *, batch: int = BATCH
+           ) -> list[tuple[str, float, np.ndarray]]:
+    """For each line crop (BGR): the recogniser's reading ``(text, score)`` and its per-frame
+    probabilities of ``classes`` only (indices into ``charset()``, e.g. the letters of a catalog's
+    names), with one last column holding each frame's largest probability over every class (what
+    the recogniser's own best reading needs). Lets a caller ask how likely a given text is
+    (``vision.spotting``) when the decoded text is garbled, at a few hundred bytes a frame."""
+    if not line_crops or not available():
+        return []
+    out = [("", 0.0, np.zeros((0, len(classes) + 1), np.float32))] * len(line_crops)
+    for i, probs in _frames(line_crops, batch):
+        text, score = decode(probs)
+        out[i] = (text, score, np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1))
     return out
 
 

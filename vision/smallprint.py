@@ -108,40 +108,41 @@ def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=
 class SmallPrint:
     texts: list[str]  # lines read (recogniser score >= 0.5, two characters or more)
     boxes: list[tuple[int, int, int, int]]
-    turned: bool  # the lines read better upside down
-    probs: list[np.ndarray] = field(default_factory=list)  # per box, tight margin, the way up read
+    turned: bool  # read upside down past the probes
+    probs: list[np.ndarray] = field(default_factory=list)  # per box, tight margin, as ``ocr.frames`` gives
 
 
-def read(crop: np.ndarray) -> SmallPrint:
+def read(crop: np.ndarray, classes: np.ndarray) -> SmallPrint:
     """The lines found in a straightened card (RGB) read as text: the widest ``PROBES`` lines both
     ways up, the rest only the way the probes say the card is (reading every line both ways was
-    most of this step's time)."""
+    most of this step's time). ``classes``: the recogniser classes kept for spotting (``ocr.frames``)."""
     boxes = find_lines(crop)
     crops = line_crops(crop, boxes, margins=MARGINS[:1])
     turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
     k = min(PROBES, len(crops))
-    probe = ocr.frame_probs([*crops[:k], *turned[:k]])
+    probe = ocr.frames([*crops[:k], *turned[:k]], classes)
     up, down = probe[:k], probe[k:]
-    read_up, read_down = [ocr.decode(p) for p in up], [ocr.decode(p) for p in down]
+
     # turned only when at least two more lines read as words (two characters or more, score 0.6 or
     # more) that way: clutter reads as a lone confident "1" either way up, and a blurred name as
     # often reads with more confidence upside down ("iprog ming" 0.68 for Wayne Gretzky)
-    def words(read: list[tuple[str, float]]) -> int:
-        return sum(sc >= 0.6 and _characters(t) >= 2 for t, sc in read)
+    def words(read: list[tuple[str, float, np.ndarray]]) -> int:
+        return sum(sc >= 0.6 and _characters(t) >= 2 for t, sc, _ in read)
 
-    flip = words(read_down) >= words(read_up) + 2
-    rest = ocr.frame_probs((turned if flip else crops)[k:])
-    read = [*read_up, *read_down, *(ocr.decode(p) for p in rest)]
-    texts = [t for t, sc in read if sc >= 0.5 and _characters(t) >= 2]
-    return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[*(down if flip else up), *rest])
+    flip = words(down) >= words(up) + 2
+    rest = ocr.frames((turned if flip else crops)[k:], classes)
+    texts = [t for t, sc, _ in [*up, *down, *rest] if sc >= 0.5 and _characters(t) >= 2]
+    return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[p for _, _, p in [*(down if flip else up), *rest]])
 
 
-def spotting_probs(crop: np.ndarray, found: SmallPrint, line_crops: list[np.ndarray]) -> list[np.ndarray]:
-    """Per-frame probabilities to spot names in: the lines long enough to hold a name, at both margins
-    (the tight one already read by ``read``), and ``line_crops`` (the closer reads' lines)."""
+def spotting_probs(crop: np.ndarray, found: SmallPrint, line_crops: list[np.ndarray], classes: np.ndarray
+                   ) -> list[np.ndarray]:
+    """Per-frame probabilities (``ocr.frames``, ``classes``) to spot names in: the lines long enough
+    to hold a name, at both margins (the tight one already read by ``read``), and ``line_crops``
+    (the closer reads' lines)."""
     names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
     wide = line_crops_of(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
-    return [*(found.probs[i] for i in names), *ocr.frame_probs([*wide, *line_crops])]
+    return [*(found.probs[i] for i in names), *(p for _, _, p in ocr.frames([*wide, *line_crops], classes))]
 
 
 def line_crops_of(crop: np.ndarray, boxes: list[tuple[int, int, int, int]], margins, *, turned: bool

@@ -3,8 +3,10 @@
 Print a few pixels tall comes back from the recogniser garbled ("Barres Tarvstie" for Darren
 Turcotte), yet its per-frame probabilities (``ocr.frame_probs``) still hold the name: the
 likelihood of a given text under the recogniser's CTC output is far higher for the name printed
-than for any other. ``NameSpotter`` holds the catalog's names encoded once; ``spot`` scores a
-line against them in two steps, so a catalog of any size costs one gather per name:
+than for any other. ``NameSpotter`` holds the catalog's names encoded once, over the columns of
+``ocr.frames`` output for the classes the names use (``alphabet``: about a hundred of the
+recogniser's ~18,700, so a line costs kilobytes, not megabytes); ``spot`` scores a line against
+them in two steps, so a catalog of any size costs one gather per name:
 
 1. a shortlist by the letters each name needs, each at its best frame anywhere in the line
    (order ignored, a table lookup per letter);
@@ -86,6 +88,24 @@ class NameSpotter:
             o = int(self.owner[k])
             out[o] = max(out.get(o, -np.inf), float(sc))
         return out
+
+
+BEST = "\x00best"  # the last column of ``ocr.frames`` output: each frame's largest probability
+
+
+def alphabet(names: list[str], charset: list[str]) -> tuple[list[str], np.ndarray]:
+    """The recogniser classes the names need (as written and in capitals, accents dropped where the
+    recogniser has no such letter): ``(columns, classes)`` where ``classes`` are indices into
+    ``charset`` for ``ocr.frames`` (the blank first) and ``columns`` names its output's columns
+    (those classes, then ``BEST``) for ``NameSpotter``."""
+    index = {ch: i for i, ch in enumerate(charset)}
+    chars: set[str] = set()
+    for name in names:
+        for form in (name, name.upper()):
+            chars.update(charset[i] for i in _encode(form, index))
+    chars.discard(charset[0])
+    ordered = sorted(chars)
+    return [charset[0], *ordered, BEST], np.array([0, *(index[c] for c in ordered)], dtype=np.int64)
 
 
 def _characters_read(probs: np.ndarray) -> float:

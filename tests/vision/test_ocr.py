@@ -57,3 +57,19 @@ def test_frame_probabilities_come_back_in_order_and_read_like_the_recogniser():
     readable = [c for i, c in enumerate(lines) if i != 2]
     assert [ocr.decode(p)[0] for i, p in enumerate(probs) if i != 2] == [t for t, _ in ocr.recognise(readable)]
     assert ocr.decode(probs[0])[0] == "Darren Turcotte"
+
+
+def test_frames_keep_only_the_classes_asked_for_and_each_frames_best():
+    # a catalog's names use about a hundred of the recogniser's ~18,700 classes: only those are kept
+    # per frame (and the frame's best over all), with the same reading as the full output
+    from vision.spotting import alphabet
+
+    columns, classes = alphabet(["Darren Turcotte", "Paul Coffey"], ocr.charset())
+    lines = [_line("Darren Turcotte", 150), _line("Paul Coffey", 110)]
+    full = ocr.frame_probs(lines)
+    kept = ocr.frames(lines, classes)
+    assert len(columns) == len(classes) + 1 < 60
+    for probs, (text, _, small) in zip(full, kept):
+        assert text == ocr.decode(probs)[0]
+        assert small.shape == (probs.shape[0], len(classes) + 1)
+        assert np.allclose(small[:, :-1], probs[:, classes]) and np.allclose(small[:, -1], probs.max(axis=1))

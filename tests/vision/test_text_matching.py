@@ -31,7 +31,8 @@ def _reads(monkeypatch, lines: list[str]) -> None:
     # the recogniser on its own (turned lines, small print) reads nothing more than the fixed reading,
     # and no name is spotted in its output
     monkeypatch.setattr(ocr, "recognise", lambda line_crops: [("", 0.0) for _ in line_crops])
-    monkeypatch.setattr(ocr, "frame_probs", lambda line_crops, **_: [np.zeros((0, 1), np.float32) for _ in line_crops])
+    monkeypatch.setattr(ocr, "frames", lambda line_crops, classes, **_: [
+        ("", 0.0, np.zeros((0, len(classes) + 1), np.float32)) for _ in line_crops])
 
 
 def _grey(rgb) -> bool:
@@ -211,12 +212,18 @@ def _spelled(text: str, *, blur: float = 0.45) -> np.ndarray:
     return np.array(rows)
 
 
+def _kept(probs: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """``probs`` as ``ocr.frames`` keeps them: the catalog's classes and each frame's best."""
+    return np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1)
+
+
 def _tiny_print(monkeypatch, spelled: list[str]) -> None:
     """No read names anything (only "NHL"), the small print read as text neither; the recogniser's
     output for the small print's lines spells ``spelled``."""
     _reads(monkeypatch, ["NHL"])
-    monkeypatch.setattr(smallprint, "read", lambda crop: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops: [_spelled(t) for t in spelled])
+    monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: [
+        _kept(_spelled(t), classes) for t in spelled])
 
 
 async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
@@ -259,7 +266,8 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
         for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
             s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
     _reads(monkeypatch, ["Stevems"])
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops: [_spelled("Scott Stevens")])
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: [
+        _kept(_spelled("Scott Stevens"), classes)])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
 
