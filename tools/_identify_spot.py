@@ -17,8 +17,6 @@ from tools.context import ToolContext
 from vision import ocr
 from vision.spotting import NameSpotter, alphabet
 
-SHORTLIST = 32  # names given the exact likelihood per line, after the letter-by-letter shortlist
-
 
 class CatalogNames:
     def __init__(self, rows: list[tuple[str, uuid.UUID]]):
@@ -49,7 +47,7 @@ class CatalogNames:
         extra = [self._position[n] for n in also if n in self._position]
         best: dict[str, float] = {}
         for p in probs:
-            scores = self.spotter.spot(p, allowed=allowed, extra=extra, shortlist=SHORTLIST)
+            scores = self.spotter.spot(p, allowed=allowed, extra=extra)
             ranked = sorted(scores.items(), key=lambda kv: -kv[1])
             if ranked and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= margin):
                 name = self.spotter.names[ranked[0][0]]

@@ -180,12 +180,12 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
     seen = _visible_area(quad, w, h)
     if qa < min_area or seen < 0.6 * qa or hull_area / max(seen, 1) < 0.80:
         return None
-    short = min(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    short = min(sides)
     reach = max(float(-quad[:, 0].min()), float(quad[:, 0].max() - w), float(-quad[:, 1].min()),
                 float(quad[:, 1].max() - h), 0.0)
     if reach > 0.35 * short:  # a corner extrapolated far past the frame: sides fitted to clutter
         return None
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     if max(sides[0] / max(sides[2], 1), sides[2] / max(sides[0], 1),
            sides[1] / max(sides[3], 1), sides[3] / max(sides[1], 1)) > MAX_SIDE_RATIO:
         return None  # a side fitted to a shadow or clutter line, not a rectangle seen in perspective

@@ -91,16 +91,17 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
     return iw * ih / min(a[2] * a[3], b[2] * b[3])
 
 
-def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=MARGINS) -> list[np.ndarray]:
+def line_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], margins=MARGINS, *,
+               turned: bool = False) -> list[np.ndarray]:
     """Each box cut out with each of ``margins`` (by default a tight and a wide one), as BGR crops
-    (the recogniser's input): on blurred print the recogniser's output shifts with the margin, so
-    a caller spotting names keeps the better of the two."""
+    (the recogniser's input), upside down if ``turned``: on blurred print the recogniser's output
+    shifts with the margin, so a caller spotting names keeps the better of the two."""
     h_img, w_img = rgb.shape[:2]
     out = []
     for x, y, w, h in boxes:
         for mx, my in margins:
-            c = rgb[max(0, y - my):min(h_img, y + h + my), max(0, x - mx):min(w_img, x + w + mx)]
-            out.append(np.ascontiguousarray(c[:, :, ::-1]))
+            c = rgb[max(0, y - my):min(h_img, y + h + my), max(0, x - mx):min(w_img, x + w + mx), ::-1]
+            out.append(np.ascontiguousarray(c[::-1, ::-1] if turned else c))
     return out
 
 
@@ -118,7 +119,7 @@ def read(crop: np.ndarray, classes: np.ndarray) -> SmallPrint:
     most of this step's time). ``classes``: the recogniser classes kept for spotting (``ocr.frames``)."""
     boxes = find_lines(crop)
     crops = line_crops(crop, boxes, margins=MARGINS[:1])
-    turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+    turned = line_crops(crop, boxes, margins=MARGINS[:1], turned=True)
     k = min(PROBES, len(crops))
     probe = ocr.frames([*crops[:k], *turned[:k]], classes)
     up, down = probe[:k], probe[k:]
@@ -135,20 +136,14 @@ def read(crop: np.ndarray, classes: np.ndarray) -> SmallPrint:
     return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[p for _, _, p in [*(down if flip else up), *rest]])
 
 
-def spotting_probs(crop: np.ndarray, found: SmallPrint, line_crops: list[np.ndarray], classes: np.ndarray
+def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray
                    ) -> list[np.ndarray]:
     """Per-frame probabilities (``ocr.frames``, ``classes``) to spot names in: the lines long enough
-    to hold a name, at both margins (the tight one already read by ``read``), and ``line_crops``
-    (the closer reads' lines)."""
+    to hold a name, at both margins (the tight one already read by ``read``), and ``closer`` (the
+    closer reads' line crops)."""
     names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
-    wide = line_crops_of(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
-    return [*(found.probs[i] for i in names), *(p for _, _, p in ocr.frames([*wide, *line_crops], classes))]
-
-
-def line_crops_of(crop: np.ndarray, boxes: list[tuple[int, int, int, int]], margins, *, turned: bool
-                  ) -> list[np.ndarray]:
-    cut = line_crops(crop, boxes, margins=margins)
-    return [np.ascontiguousarray(c[::-1, ::-1]) for c in cut] if turned else cut
+    wide = line_crops(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
+    return [*(found.probs[i] for i in names), *(p for _, _, p in ocr.frames([*wide, *closer], classes))]
 
 
 def _characters(text: str) -> int:

@@ -1,7 +1,7 @@
 """Spotting catalog names in a garbled line read (CTC keyword spotting).
 
 Print a few pixels tall comes back from the recogniser garbled ("Barres Tarvstie" for Darren
-Turcotte), yet its per-frame probabilities (``ocr.frame_probs``) still hold the name: the
+Turcotte), yet its per-frame probabilities (``ocr.frames``) still hold the name: the
 likelihood of a given text under the recogniser's CTC output is far higher for the name printed
 than for any other. ``NameSpotter`` holds the catalog's names encoded once, over the columns of
 ``ocr.frames`` output for the classes the names use (``alphabet``: about a hundred of the
@@ -28,6 +28,7 @@ MIN_LETTERS = 7  # shorter names (most Pokemon) fit blurred print too easily to 
 # printed large, not small
 MAX_LETTERS = 40  # longer names are not spotted (one would widen every name's row)
 MIN_READ_SHARE = 0.3  # a name is scored on a line whose best reading has 30 % of its characters or more
+SHORTLIST = 32  # names given the exact likelihood per line, after the letter-by-letter shortlist
 _CHUNK = 65536  # names per step of the shortlist (bounds its temporary memory)
 _NEG = -1e30
 
@@ -54,11 +55,8 @@ class NameSpotter:
         self.labels = np.ascontiguousarray(labels[:k, :width])
         self.owner, self.lengths = owner[:k].copy(), lengths[:k].copy()
 
-    def __len__(self) -> int:
-        return len(self.names)
-
     def spot(self, probs: np.ndarray, *, allowed: np.ndarray | None = None, extra: list[int] = (),
-             shortlist: int = 32) -> dict[int, float]:
+             shortlist: int = SHORTLIST) -> dict[int, float]:
         """``{name index: score}`` for the shortlisted names (and ``extra`` ones) on one line's
         frame probabilities; ``allowed``: a boolean mask over names (e.g. one segment's)."""
         if not len(self.owner) or probs.ndim != 2 or probs.shape[0] < 2:
