@@ -45,6 +45,7 @@ class TextEvidence:
     folded_words: set[str] = field(default_factory=set)
     read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
     spotted: dict[str, float] = field(default_factory=dict)  # name -> similarity from ``spotted_similarity``
+    spotted_numbers: dict[str, float] = field(default_factory=dict)  # number -> credit from ``spotted_number``
 
 
 def evidence(lines: list[str]) -> TextEvidence:
@@ -76,6 +77,33 @@ def spotted_names(scores: dict[str, float]) -> dict[str, float]:
     if not ranked or (len(ranked) > 1 and ranked[0] - ranked[1] < SPOT_MARGIN):
         return {}
     return {n: sim for n, sc in scores.items() if (sim := spotted_similarity(sc)) > 0}
+
+
+def numbers_to_spot(ev: TextEvidence, cands: dict) -> list[str]:
+    """The numbers of the cards that share the best-scoring card's name, its name read, when two to
+    ``SPOT_NUMBERS`` of them differ and none was read (only their number tells them apart)."""
+    if not cands:
+        return []
+    best = max(cands.values(), key=lambda c: text_score(ev, c))["card"].name
+    if name_similarity(ev, best) < NAME_READ:
+        return []
+    distinct = sorted({c["card"].number for c in cands.values() if c["card"].name == best and c["card"].number})
+    if not 2 <= len(distinct) <= SPOT_NUMBERS or any(number_read(ev, n) for n in distinct):
+        return []
+    return distinct
+
+
+def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
+    """The number spotted among a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``)
+    with its credit (``SPOTTED_NUMBER``), when every one of ``numbers`` could be scored, the best
+    scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by ``SPOT_NUMBER_MARGIN``;
+    else none."""
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if len(ranked) < max(2, len(numbers)) or ranked[0][1] < SPOT_NUMBER_MIN:
+        return {}
+    if ranked[0][1] - ranked[1][1] < SPOT_NUMBER_MARGIN:
+        return {}
+    return {ranked[0][0]: SPOTTED_NUMBER}
 
 
 def folded_query(ev: TextEvidence) -> list[str]:
@@ -123,6 +151,11 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
 
 
 LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray character
+SPOTTED_NUMBER = 0.2  # and for a number spotted (``spotted_number``), never read: enough to rank a
+# card above its namesakes, not to make the answer sure
+SPOT_NUMBER_MIN = -0.5  # per character: a number spotted must be nearly what the recogniser read
+SPOT_NUMBER_MARGIN = 0.6  # and beat every other card's number by this much per character
+SPOT_NUMBERS = 8  # numbers are spotted among at most this many cards of a name (more: any would fit)
 
 
 def number_read(ev: TextEvidence, number: str | None) -> float:
@@ -137,7 +170,7 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
         return 1.0
     if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in ev.numbers):
         return LOOSE_NUMBER
-    return 0.0
+    return ev.spotted_numbers.get(number, 0.0)
 
 
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:

@@ -15,7 +15,9 @@ import numpy as np
 from store.queries import identify as q
 from tools.context import ToolContext
 from vision import ocr
-from vision.spotting import NameSpotter, alphabet
+from vision.spotting import NameSpotter, alphabet, spot_numbers
+
+DIGITS = "0123456789"
 
 
 class CatalogNames:
@@ -24,8 +26,9 @@ class CatalogNames:
         for name, segment in rows:
             names.setdefault(name, set()).add(segment)
         self.segments = list(names.values())
-        columns, self.classes = alphabet(list(names), ocr.charset())
-        self.spotter = NameSpotter(list(names), columns)
+        # with the digits, for card numbers (``spot_numbers``)
+        self.columns, self.classes = alphabet([*names, DIGITS], ocr.charset())
+        self.spotter = NameSpotter(list(names), self.columns)
         self._position = {name: i for i, name in enumerate(names)}
         self._masks: dict[uuid.UUID, np.ndarray] = {}
 
@@ -52,6 +55,16 @@ class CatalogNames:
             if ranked and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= margin):
                 name = self.spotter.names[ranked[0][0]]
                 best[name] = max(best.get(name, -np.inf), ranked[0][1])
+        return best
+
+
+    def spot_numbers(self, probs: list[np.ndarray], numbers: list[str]) -> dict[str, float]:
+        """Each of ``numbers`` (a few cards' numbers) with its best score over the lines
+        (``vision.spotting.spot_numbers``)."""
+        best: dict[str, float] = {}
+        for p in probs:
+            for n, sc in spot_numbers(p, self.columns, numbers).items():
+                best[n] = max(best.get(n, -np.inf), sc)
         return best
 
 

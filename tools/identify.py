@@ -205,22 +205,35 @@ async def _read_small_print(ctx: ToolContext, s, reading: pipeline.Reading, cand
     found = await run_cpu(smallprint.read, reading.crop, names.classes)
     ev = await _merge_lines(s, reading, found.texts, cands, segment_id)
     if m.weak_text(ev, cands):
-        await _spot_names(s, reading, ev, cands, segment_id, names, found, line_crops)
+        name_probs, number_probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops,
+                                                 names.classes)
+        await _spot_names(s, ev, cands, segment_id, names, name_probs)
+        if m.weak_text(ev, cands):
+            _spot_number(ev, cands, names, number_probs)
     return ev
 
 
-async def _spot_names(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
-                      names: CatalogNames, found: smallprint.SmallPrint, line_crops: list) -> None:
-    """For print too small to read: the small-print lines (``found``) and the closer reads' lines are
-    scored against every catalog name by the recogniser's per-frame output (``vision.spotting``).
-    Names spotted well enough to count as read go into ``ev.spotted`` and their cards into ``cands``."""
-    probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops, names.classes)
+async def _spot_names(s, ev: m.TextEvidence, cands: dict, segment_id, names: CatalogNames,
+                      probs: list) -> None:
+    """For print too small to read: the small-print lines and the closer reads' lines
+    (``smallprint.spotting_probs``) are scored against every catalog name by the recogniser's
+    per-frame output (``vision.spotting``). Names spotted well enough to count as read go into
+    ``ev.spotted`` and their cards into ``cands``."""
     scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}),
                         margin=m.SPOT_MARGIN)
     ev.spotted = m.spotted_names(scores)
     read = [n for n, sim in ev.spotted.items() if sim >= m.NAME_READ]
     for c in await q.candidates_by_names(session=s, names=read, segment_id=segment_id):
         cands.setdefault(c["card"].id, c)
+
+
+def _spot_number(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: list) -> None:
+    """Cards whose name was read but whose numbers were not (a name several cards share): each
+    one's number is spotted in the lines (``CatalogNames.spot_numbers``); a clear winner goes into
+    ``ev.spotted_numbers``."""
+    numbers = m.numbers_to_spot(ev, cands)
+    if numbers:
+        ev.spotted_numbers = m.spotted_number(numbers, names.spot_numbers(probs, numbers))
 
 
 async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
@@ -277,7 +290,7 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
     twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
     if level == "High" and (best_f - runner < 0.06 or twin is not None
                             or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
-                            or m.number_read(ev, best["card"].number) == m.LOOSE_NUMBER):  # a guessed stray character
+                            or 0 < m.number_read(ev, best["card"].number) < 1):  # a stray character guessed, a number spotted
         level = "Medium"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])

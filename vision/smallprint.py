@@ -137,13 +137,14 @@ def read(crop: np.ndarray, classes: np.ndarray) -> SmallPrint:
 
 
 def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray
-                   ) -> list[np.ndarray]:
-    """Per-frame probabilities (``ocr.frames``, ``classes``) to spot names in: the lines long enough
-    to hold a name, at both margins (the tight one already read by ``read``), and ``closer`` (the
-    closer reads' line crops)."""
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Per-frame probabilities (``ocr.frames``, ``classes``) to spot in: ``(names, numbers)``, the
+    lines long enough to hold a name, at both margins (the tight one already read by ``read``), and
+    ``closer`` (the closer reads' line crops); for numbers every line found (tight margin) and ``closer``."""
     names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
     wide = line_crops(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
-    return [*(found.probs[i] for i in names), *(p for _, _, p in ocr.frames([*wide, *closer], classes))]
+    more = [p for _, _, p in ocr.frames([*wide, *closer], classes)]
+    return [*(found.probs[i] for i in names), *more], [*found.probs, *more[len(wide):]]
 
 
 def _characters(text: str) -> int:

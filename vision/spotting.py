@@ -144,3 +144,66 @@ def _ctc_log_likelihood(lp: np.ndarray, labels: np.ndarray, lengths: np.ndarray)
     last = 2 * lengths
     r = np.arange(n)
     return np.logaddexp(alpha[r, last], alpha[r, last - 1])
+
+
+def spot_numbers(probs: np.ndarray, columns: list[str], numbers: list[str]) -> dict[str, float]:
+    """``{number: score}`` for card numbers printed somewhere in one line (``ocr.frames`` output over
+    ``columns``, which must hold the digits): the likeliest reading of the line that has the number
+    set off by a character that is not a digit, or the line's end, on either side ("#72", "72/102",
+    "No. 72"; not the "99" inside "1999"), against the recogniser's own best reading, per character
+    (0 = read as printed, below 0 the less likely). For telling apart a few cards that share their
+    name, when blurred print no longer reads as their number."""
+    index = {ch: i for i, ch in enumerate(columns)}
+    digits = [i for ch, i in index.items() if len(ch) == 1 and ch.isdigit()]
+    forms = [[index[ch] for ch in n if ch in index] for n in numbers]
+    keep = [i for i, f in enumerate(forms) if f and len(f) == len(numbers[i])]
+    if not keep or not digits or probs.ndim != 2 or probs.shape[0] < 2:
+        return {}
+    lp = np.log(np.maximum(probs, 1e-12))
+    best = lp[:, -1]  # ``BEST``: each frame's largest probability over every class
+    other = np.delete(lp[:, :-1], [0, *digits], axis=1).max(axis=1)
+    # a separator: any character but a digit; the columns hold a few of them, so a frame whose best
+    # class is neither a digit nor the blank (a class outside the columns) is a separator at its best
+    sep = np.where(np.maximum(lp[:, digits].max(axis=1), lp[:, 0]) >= best - 1e-6, other, best)
+    width = max(len(forms[i]) for i in keep)
+    labels = np.zeros((len(keep), width), dtype=np.int64)
+    lengths = np.array([len(forms[i]) for i in keep], dtype=np.int64)
+    for r, i in enumerate(keep):
+        labels[r, :lengths[r]] = forms[i]
+    ll = _keyword_log_likelihood(lp, sep, labels, lengths)
+    return {numbers[i]: float((ll[r] - best.sum()) / lengths[r]) for r, i in enumerate(keep)}
+
+
+def _keyword_log_likelihood(lp: np.ndarray, sep: np.ndarray, labels: np.ndarray, lengths: np.ndarray
+                            ) -> np.ndarray:
+    """The log-probability of the likeliest CTC path through a line that holds the label sequence
+    set apart: anything (each frame's best, ``lp[:, -1]``), a separator frame (``sep``), blanks, the
+    labels (blank-separated as CTC needs), blanks, a separator, anything; either end may instead be
+    the line's own. The likeliest path, not the sum over paths as ``_ctc_log_likelihood``: summed, a
+    short label gains from every place it could sit."""
+    n, width = labels.shape
+    ext = np.zeros((n, 2 * width - 1), dtype=np.int64)  # l1 _ l2 _ ... lL: no blank before or after
+    ext[:, 0::2] = labels
+    skip = np.zeros(ext.shape, bool)
+    skip[:, 2:] = (ext[:, 2:] != 0) & (ext[:, 2:] != ext[:, :-2])
+    emit = lp[:, ext]
+    free, blank = lp[:, -1], lp[:, 0]
+    last = 2 * lengths - 2
+    r = np.arange(n)
+    # before the number: anything, separator, blanks (the same for every number)
+    f0, s0, b0 = free[0], sep[0], blank[0]
+    alpha = np.full(ext.shape, _NEG)
+    alpha[:, 0] = emit[0, :, 0]
+    b1 = s1 = f1 = np.full(n, _NEG)  # after it: blanks, separator, anything
+    for t in range(1, lp.shape[0]):
+        end = alpha[r, last]
+        f1 = np.maximum(f1, s1) + free[t]
+        s1 = np.maximum(np.maximum(s1, b1), end) + sep[t]
+        b1 = np.maximum(b1, end) + blank[t]
+        step = np.concatenate([np.full((n, 1), _NEG), alpha[:, :-1]], axis=1)
+        jump = np.where(skip, np.concatenate([np.full((n, 2), _NEG), alpha[:, :-2]], axis=1), _NEG)
+        alpha = np.maximum(np.maximum(alpha, step), jump)
+        alpha[:, 0] = np.maximum(alpha[:, 0], max(s0, b0))
+        alpha = alpha + emit[t]
+        f0, s0, b0 = f0 + free[t], max(f0, s0) + sep[t], max(s0, b0) + blank[t]
+    return np.maximum(np.maximum(alpha[r, last], b1), np.maximum(s1, f1))

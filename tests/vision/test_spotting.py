@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision import ocr, smallprint
-from vision.spotting import NameSpotter, _ctc_log_likelihood, alphabet
+from vision.spotting import BEST, NameSpotter, _ctc_log_likelihood, _keyword_log_likelihood, alphabet, spot_numbers
 
 CHARSET = ["blank", *"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.'-/", " "]
 LOOKALIKE = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "c": "e", "o": "a", "t": "l", "l": "t"}
@@ -161,3 +161,83 @@ def test_small_print_is_read_whichever_way_up_the_card_lies():
     turned = smallprint.read(np.ascontiguousarray(_printed_card()[::-1, ::-1]), classes)
     assert "Darren Turcotte" in turned.texts
     assert len(turned.probs) == len(turned.boxes)
+
+
+NUMBER_COLUMNS = ["blank", *"#/0123456789BSaest ", BEST]
+
+
+def number_frames(text: str, *, blur: float = 0.4, seed: int = 0) -> np.ndarray:
+    """``frames`` over ``NUMBER_COLUMNS`` (digits blurred toward a random digit), with the last
+    column holding each frame's best, as ``ocr.frames`` gives it."""
+    rng = np.random.default_rng(seed)
+    index = {c: i for i, c in enumerate(NUMBER_COLUMNS[:-1])}
+    rows = []
+    for ch in text:
+        for _ in range(2):
+            p = rng.uniform(0, 0.01, len(index))
+            p[index[ch]] += 1 - blur
+            p[index[str(rng.integers(0, 10)) if ch.isdigit() else " "]] += blur
+            rows.append(p / p.sum())
+        p = rng.uniform(0, 0.01, len(index))
+        p[0] += 1
+        rows.append(p / p.sum())
+    probs = np.array(rows, dtype=np.float32)
+    return np.concatenate([probs, probs.max(axis=1, keepdims=True)], axis=1)
+
+
+def test_a_number_is_scored_by_its_likeliest_path_set_apart_from_other_print():
+    # brute force over 6 frames: before the number nothing, or blanks, or separators then blanks, or
+    # anything then separators then blanks; the number a CTC path starting and ending on its digits;
+    # after it the mirror image
+    rng = np.random.default_rng(5)
+    probs = rng.dirichlet(np.ones(3), size=6)  # classes blank, 1, 2
+    lp = np.log(np.concatenate([probs, rng.uniform(0.5, 1.0, (6, 1))], axis=1))  # and the frame's best
+    sep = np.log(rng.uniform(0.05, 0.9, 6))
+    free, blank = lp[:, -1], lp[:, 0]
+
+    def collapse(path):
+        return [k for k, _ in itertools.groupby(path) if k != 0]
+
+    def around(frames: range, mirrored: bool) -> float:
+        """The best score of the frames before (or after) the number."""
+        if not len(frames):
+            return 0.0
+        t = list(frames)[::-1] if mirrored else list(frames)  # outermost first
+        best = sum(blank[u] for u in t)
+        for i in range(len(t)):
+            for j in range(1, len(t) - i + 1):
+                best = max(best, sum(free[u] for u in t[:i]) + sum(sep[u] for u in t[i:i + j])
+                           + sum(blank[u] for u in t[i + j:]))
+        return best
+
+    for label in ([1], [1, 2], [2, 2], [1, 2, 1]):
+        want = -np.inf
+        for a in range(6):
+            for b in range(a + 1, 7):
+                for path in itertools.product(range(3), repeat=b - a):
+                    if path[0] != 0 and path[-1] != 0 and collapse(path) == label:
+                        inner = sum(lp[a + t, k] for t, k in enumerate(path))
+                        want = max(want, around(range(a), False) + inner + around(range(b, 6), True))
+        labels = np.zeros((1, 3), dtype=np.int64)
+        labels[0, :len(label)] = label
+        got = _keyword_log_likelihood(lp, sep, labels, np.array([len(label)]))[0]
+        assert np.isclose(got, want), label
+
+
+def test_a_blurred_number_is_spotted_beside_other_print_and_ahead_of_its_namesakes():
+    for seed, line in enumerate(["#72", "72/102", "Base 72"]):
+        scores = spot_numbers(number_frames(line, seed=seed), NUMBER_COLUMNS, ["18", "72", "36", "7", "2"])
+        ranked = sorted(scores, key=lambda n: -scores[n])
+        assert ranked[0] == "72", (line, scores)
+        assert scores["72"] > -0.5 and scores["72"] - scores[ranked[1]] > 0.6, (line, scores)
+
+
+def test_a_number_inside_a_longer_number_is_not_spotted():
+    # "99" is in "1999" and "7" in "#72", but only as part of a longer number
+    scores = spot_numbers(number_frames("1999 Base", blur=0.1), NUMBER_COLUMNS, ["99", "19"])
+    assert max(scores.values()) < -2, scores
+    assert spot_numbers(number_frames("#72", blur=0.1), NUMBER_COLUMNS, ["7", "72"])["7"] < -2
+
+
+def test_numbers_with_characters_the_columns_lack_are_not_scored():
+    assert spot_numbers(number_frames("#72"), NUMBER_COLUMNS, ["Mc-15", "72"]).keys() == {"72"}

@@ -222,8 +222,8 @@ def _tiny_print(monkeypatch, spelled: list[str]) -> None:
     output for the small print's lines spells ``spelled``."""
     _reads(monkeypatch, ["NHL"])
     monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: [
-        _kept(_spelled(t), classes) for t in spelled])
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
+        [_kept(_spelled(t), classes) for t in spelled], []))
 
 
 async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
@@ -266,8 +266,8 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
         for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
             s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
     _reads(monkeypatch, ["Stevems"])
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: [
-        _kept(_spelled("Scott Stevens"), classes)])
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
+        [_kept(_spelled("Scott Stevens"), classes)], []))
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
 
@@ -325,3 +325,38 @@ async def test_a_card_whose_lines_the_detector_never_finds_is_read_from_its_smal
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Aaron Judge"
     assert "Aaron" in read and "#2" in read, read  # the name and number lines, found apart
+
+
+def _numbers_in_small_print(monkeypatch, lines: list[str]) -> None:
+    """The name is read, the small print reads nothing more, and its lines' recogniser output
+    spells ``lines`` (blurred) where card numbers are looked for."""
+    _reads(monkeypatch, ["Aaron Judge"])
+    monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
+        [], [_kept(_spelled(t, blur=0.4), classes) for t in lines]))
+
+
+async def test_a_blurred_number_tells_cards_of_one_name_apart(ctx, sessions, cat, monkeypatch):
+    # the name reads, the number "#78" in the corner only as a blur the recogniser reads as nothing
+    # it is sure of: of the three Aaron Judge cards (#2, #77, #78) the one whose number the blur
+    # spells comes first, still a guess (not High) with the other two suggested
+    twins = await _judge_twins(sessions, cat, ["77", "78"])
+    _numbers_in_small_print(monkeypatch, ["#78", "NEW YORK"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twins[1].id)
+    assert d.confidence != "High"
+    assert {s.number for s in d.card.suggestions or []} >= {"2", "77"}
+
+
+async def test_a_number_that_fits_two_cards_alike_picks_neither(ctx, sessions, cat, monkeypatch):
+    # "#77" and "#78" both spelled on lines of one card: neither number leads, so the answer is the
+    # same guess between the namesakes as with no number in sight, whichever line comes first
+    twins = await _judge_twins(sessions, cat, ["77", "78"])
+    answers = []
+    for spelled in ([], ["#78", "#77"], ["#77", "#78"]):
+        _numbers_in_small_print(monkeypatch, spelled)
+        (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+        assert d.confidence != "High"
+        assert {d.card.number, *(s.number for s in d.card.suggestions or [])} >= {t.number for t in twins}
+        answers.append(d.card.id)
+    assert answers[1] == answers[2] == answers[0]
