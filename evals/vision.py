@@ -186,7 +186,7 @@ def make_photos(cards, specs, pars, level: str, n: int, rng: random.Random, imag
 async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict:
     """Figures for one set of photos; ``scores`` (if given) collects (confidence, right card) per detection."""
     st = {"objects": 0, "found": 0, "detections": 0, "true_det": 0, "exact": 0, "base": 0, "slabs": 0, "company": 0,
-          "grade": 0, "unidentified": 0, "false_slabs": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
+          "grade": 0, "offered": 0, "unidentified": 0, "false_slabs": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")}, "lat1": [], "lat4": [], "latall": []}
     for data, truth, quads in photos:
         t0 = time.perf_counter()
         analysis = await ident.run_cpu(pipeline.analyse, data)
@@ -214,6 +214,7 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
                 st["true_det"] += 1
                 t = truth[j]
                 ok_card = d.card.id == str(t["card"])
+                st["offered"] += ok_card or any(c.id == str(t["card"]) for c in d.card.suggestions or [])
                 sugg = d.card.parallel_suggestions
                 ok_par = (sugg is None) if t["parallel"] is None else bool(sugg and sugg[0].id == str(t["parallel"]))
                 st["base"] += ok_card
@@ -275,7 +276,7 @@ def report(mode: str, level: str, st: dict) -> None:
     tiers = "  ".join(f"{t} {_pct(v[1], v[0])} (n={v[0]})" for t, v in st["tiers"].items())
     print(f"{mode:4} {level:6} objects={st['objects']:3}  det recall {_pct(st['found'], st['objects'])}  "
           f"precision {_pct(st['true_det'], st['detections'])}  exact top-1 {_pct(st['exact'], st['objects'])}  "
-          f"base top-1 {_pct(st['base'], st['objects'])}  slab company {_pct(st['company'], st['slabs'])} "
+          f"base top-1 {_pct(st['base'], st['objects'])} (or suggested {_pct(st['offered'], st['objects'])})  slab company {_pct(st['company'], st['slabs'])} "
           f"grade {_pct(st['grade'], st['slabs'])} (n={st['slabs']})")
     print(f"           tiers (share with the right card): {tiers}; slabs with grading only: {st['unidentified']}; "
           f"bare cards reported as slabs: {st['false_slabs']} of {st['objects'] - st['slabs']}")
