@@ -194,6 +194,7 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
             index = await ident._reference_index(ctx, s)
             dets = [(r, await ident._match(ctx, s, r, index, None)) for r in analysis.readings]
         dt = time.perf_counter() - t0
+        ident.release_memory()  # as the server does after each request
         st["latall"].append(dt)
         if len(truth) == 1:
             st["lat1"].append(dt)

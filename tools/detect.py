@@ -12,7 +12,7 @@ from tools._models import Binary, BoolStr, CamelIn, CamelOut, Upload
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError
-from tools.identify import image_bytes, run_cpu, vision_error
+from tools.identify import image_bytes, release_memory, run_cpu, vision_error
 from vision import cardmagic
 from vision.errors import VisionError
 from vision.pipeline import locate_only
@@ -45,6 +45,8 @@ async def detect_card(ctx: ToolContext, inp: DetectIn) -> DetectResult:
         _, found = await run_cpu(locate_only, data)
     except VisionError as exc:
         raise vision_error(exc) from None
+    finally:
+        release_memory()
     found = cardmagic.reading_order(found)
     objs = [DetectedObject(type=f.kind, corners=[[round(float(x), 1), round(float(y), 1)] for x, y in f.quad])
             for f in found]
@@ -79,6 +81,13 @@ async def cardmagic_process(ctx: ToolContext, inp: CardMagicIn) -> Binary:
     """Cut each card out of a photo, straightened and centred as a listing-ready image (a zip for several)."""
     ctx.key_id()
     data = image_bytes(inp.image)
+    try:
+        return await _cardmagic(data, inp)
+    finally:
+        release_memory()
+
+
+async def _cardmagic(data: bytes, inp: CardMagicIn) -> Binary:
     try:
         cards, n = await run_cpu(_process, data, inp)
     except VisionError as exc:

@@ -22,7 +22,7 @@ from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
-from vision import pipeline, smallprint
+from vision import memory, pipeline, smallprint
 from vision.decode import CONTENT_TYPES, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex
@@ -37,6 +37,12 @@ async def run_cpu(fn, *args, **kwargs):
     """Run CPU-bound image work off the event loop (one image at a time per process)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_EXECUTOR, lambda: fn(*args, **kwargs))
+
+
+def release_memory() -> None:
+    """After an image request: the memory its work freed goes back to the system (``vision.memory``),
+    in the image worker once its queued work is done, without holding up the response."""
+    _EXECUTOR.submit(memory.release)
 
 
 def image_bytes(upload: Upload) -> bytes:
@@ -342,6 +348,13 @@ async def _identify(ctx: ToolContext, upload: Upload, segment: str | None) -> Id
             raise not_found("Segment", segment)
         segment_id = seg.id
     data = image_bytes(upload)
+    try:
+        return await _identify_image(ctx, data, key_id, segment_id, started)
+    finally:
+        release_memory()
+
+
+async def _identify_image(ctx: ToolContext, data: bytes, key_id, segment_id, started: float) -> IdentifyResult:
     try:
         analysis = await run_cpu(pipeline.analyse, data)
     except VisionError as exc:

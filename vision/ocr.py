@@ -29,6 +29,10 @@ _ENGINE = None
 # line crops the recogniser runs at once in ``frames``: 8 wide crops made onnxruntime's buffers grow by
 # ~250 MB for no gain in speed; 4 keep a process under its budget
 BATCH = 4
+# and at most this many times the recogniser's height (48 px) of padded width per batch: the model's
+# working memory grows with it, batched or not (eight 8 x 450 px lines, four at a time: +545 MB for
+# the call; one at a time +192 MB in the same time)
+BATCH_WIDTH = 40
 _LOCK = threading.Lock()
 
 
@@ -145,8 +149,13 @@ def _frames(line_crops: list[np.ndarray], batch: int):
     _, img_h, img_w = rec.rec_image_shape[:3]
     ratios = [max(img_w / img_h, c.shape[1] / max(c.shape[0], 1)) for c in line_crops]
     usable = sorted((i for i, c in enumerate(line_crops) if min(c.shape[:2]) >= 2), key=lambda i: ratios[i])
-    for start in range(0, len(usable), batch):
-        idx = usable[start:start + batch]
+    groups: list[list[int]] = []
+    for i in usable:  # narrowest first: a batch is padded to its widest crop
+        if groups and len(groups[-1]) < batch and ratios[i] * (len(groups[-1]) + 1) <= BATCH_WIDTH:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    for idx in groups:
         widest = max(ratios[i] for i in idx)
         x = np.stack([rec.resize_norm_img(line_crops[i], widest) for i in idx]).astype(np.float32)
         preds = np.asarray(rec.session(x), dtype=np.float32)
