@@ -69,7 +69,13 @@ class CatalogNames:
 
 
 async def catalog_names(ctx: ToolContext, s) -> CatalogNames:
-    async def build() -> CatalogNames:
-        return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
+    """The name index, checked against the catalog's version once per transaction (one request's
+    cards share it: the check counts the card table, which costs on a catalog of millions)."""
+    names = s.info.get("vision_names")
+    if names is None:
+        async def build() -> CatalogNames:
+            return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
 
-    return await ctx.service("vision_names", await q.name_index_version(session=s), build)
+        names = s.info["vision_names"] = await ctx.service("vision_names", await q.name_index_version(session=s),
+                                                           build)
+    return names

@@ -124,14 +124,23 @@ def _encode(text: str, index: dict[str, int]) -> list[int]:
     return out
 
 
+def _states(labels: np.ndarray, *, edges: bool) -> tuple[np.ndarray, np.ndarray]:
+    """CTC's states for each row of ``labels``: the labels with a blank (0) between each two, and
+    before the first and after the last if ``edges``; and where a state may be reached by skipping
+    the blank before it (a label that differs from the one two states back)."""
+    n, width = labels.shape
+    ext = np.zeros((n, 2 * width + 1 if edges else 2 * width - 1), dtype=np.int64)
+    ext[:, (1 if edges else 0)::2] = labels
+    skip = np.zeros(ext.shape, bool)
+    skip[:, 2:] = (ext[:, 2:] != 0) & (ext[:, 2:] != ext[:, :-2])
+    return ext, skip
+
+
 def _ctc_log_likelihood(lp: np.ndarray, labels: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """log P(label sequence | frames) under CTC for each row of ``labels`` (blank = 0, padded with
     0 past ``lengths``): the forward algorithm over the blank-interleaved sequences."""
-    n, width = labels.shape
-    ext = np.zeros((n, 2 * width + 1), dtype=np.int64)
-    ext[:, 1::2] = labels
-    skip = np.zeros(ext.shape, bool)
-    skip[:, 2:] = (ext[:, 2:] != 0) & (ext[:, 2:] != ext[:, :-2])
+    n = labels.shape[0]
+    ext, skip = _states(labels, edges=True)
     emit = lp[:, ext]  # frames x names x states
     alpha = np.full(ext.shape, _NEG)
     alpha[:, 0] = emit[0, :, 0]
@@ -181,11 +190,8 @@ def _keyword_log_likelihood(lp: np.ndarray, sep: np.ndarray, labels: np.ndarray,
     labels (blank-separated as CTC needs), blanks, a separator, anything; either end may instead be
     the line's own. The likeliest path, not the sum over paths as ``_ctc_log_likelihood``: summed, a
     short label gains from every place it could sit."""
-    n, width = labels.shape
-    ext = np.zeros((n, 2 * width - 1), dtype=np.int64)  # l1 _ l2 _ ... lL: no blank before or after
-    ext[:, 0::2] = labels
-    skip = np.zeros(ext.shape, bool)
-    skip[:, 2:] = (ext[:, 2:] != 0) & (ext[:, 2:] != ext[:, :-2])
+    n = labels.shape[0]
+    ext, skip = _states(labels, edges=False)  # l1 _ l2 _ ... lL: no blank before or after
     emit = lp[:, ext]
     free, blank = lp[:, -1], lp[:, 0]
     last = 2 * lengths - 2

@@ -360,3 +360,22 @@ async def test_a_number_that_fits_two_cards_alike_picks_neither(ctx, sessions, c
         assert {d.card.number, *(s.number for s in d.card.suggestions or [])} >= {t.number for t in twins}
         answers.append(d.card.id)
     assert answers[1] == answers[2] == answers[0]
+
+
+async def test_the_name_index_is_checked_once_per_photo_not_once_per_card(ctx, cat, monkeypatch):
+    # three cards whose print only spotting can name: the catalog's version (a count of every card)
+    # is asked once for the photo
+    from store.queries import identify as q
+
+    calls = []
+    version = q.name_index_version
+
+    async def counted(**kw):
+        calls.append(1)
+        return await version(**kw)
+
+    monkeypatch.setattr(q, "name_index_version", counted)
+    _tiny_print(monkeypatch, ["Aaron Judge"])
+    res = await _identify(ctx, photo(cat, ["judge", "skenes", "ohtani"], seed=7))
+    assert len(res.detections) == 3
+    assert len(calls) == 1
