@@ -57,7 +57,6 @@ class CatalogNames:
                 best[name] = max(best.get(name, -np.inf), ranked[0][1])
         return best
 
-
     def spot_numbers(self, probs: list[np.ndarray], numbers: list[str]) -> dict[str, float]:
         """Each of ``numbers`` (a few cards' numbers) with its best score over the lines
         (``vision.spotting.spot_numbers``)."""

@@ -217,13 +217,15 @@ def _kept(probs: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1)
 
 
-def _tiny_print(monkeypatch, spelled: list[str]) -> None:
-    """No read names anything (only "NHL"), the small print read as text neither; the recogniser's
-    output for the small print's lines spells ``spelled``."""
-    _reads(monkeypatch, ["NHL"])
+def _tiny_print(monkeypatch, spelled: list[str], *, reads: list[str] = ("NHL",), numbers: list[str] = ()
+                ) -> None:
+    """The reads give only ``reads`` (by default "NHL", which names nothing), the small print read
+    as text nothing more; the recogniser's output for the small print's lines spells ``spelled``
+    where names are looked for and ``numbers`` (blurred) where card numbers are."""
+    _reads(monkeypatch, list(reads))
     monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
     monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
-        [_kept(_spelled(t), classes) for t in spelled], []))
+        [_kept(_spelled(t), classes) for t in spelled], [_kept(_spelled(t, blur=0.4), classes) for t in numbers]))
 
 
 async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
@@ -328,12 +330,8 @@ async def test_a_card_whose_lines_the_detector_never_finds_is_read_from_its_smal
 
 
 def _numbers_in_small_print(monkeypatch, lines: list[str]) -> None:
-    """The name is read, the small print reads nothing more, and its lines' recogniser output
-    spells ``lines`` (blurred) where card numbers are looked for."""
-    _reads(monkeypatch, ["Aaron Judge"])
-    monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
-        [], [_kept(_spelled(t, blur=0.4), classes) for t in lines]))
+    """The name is read, and the small print's lines spell ``lines`` (blurred) where numbers are looked for."""
+    _tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=lines)
 
 
 async def test_a_blurred_number_tells_cards_of_one_name_apart(ctx, sessions, cat, monkeypatch):
