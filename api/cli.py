@@ -140,7 +140,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
         print(f"cardwise import {args.name}: {exc}", file=sys.stderr)
         return 2
-    if args.name == "images":  # reference images are useful to identification once their features exist
+    if args.name == "images" or (counts or {}).get("images"):  # reference images (``import images``, the
+        # hockeycards scans) are useful to identification once their features exist
         from tools._reference_images import index_images
 
         indexed = asyncio.run(_changing_catalog(url, lambda s: index_images(s, progress=progress)))

@@ -7,6 +7,7 @@ it. Skipped when ../shared/data is absent (never in CI).
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import numpy as np
@@ -54,3 +55,19 @@ async def test_names_printed_too_small_to_read_are_still_identified(ctx, hockey,
     names = [d.card.name for d in res.detections if d.card.name]
     assert set(names) <= set(FOUR), names  # nothing named wrongly
     assert len(set(names)) == (3 if seed == 5 else 4), names
+
+
+async def test_importing_the_scans_makes_them_reference_images_for_identification(ctx, db_url, monkeypatch,
+                                                                                 capsys):
+    # `cardwise import hockeycards` stored the scans but computed no features, so photos of
+    # the very cards whose scans were imported were matched from their text alone (Medium, Low)
+    from api.cli import main
+
+    monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
+    root = shared_data("hockeycards")
+    assert await asyncio.to_thread(main, ["import", "hockeycards", str(root), "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["images"] == 52 and summary["indexed"] == 52
+    data, _ = make_photo([_scan(root, n) for n in FOUR], "medium", seed=1)
+    res = await identify_card(ctx, IdentifyIn(image=Upload(data=data, content_type="image/jpeg")))
+    assert sorted((d.card.name, d.confidence) for d in res.detections) == sorted((n, "High") for n in FOUR)
