@@ -26,6 +26,7 @@ from store.db import create_engine, sessionmaker
 from store.importers import available as importers
 from store.queries import catalog_version
 from store.queries import keys as key_queries
+from vision import memory
 
 # other packages' commands: name -> (configure(subparser), run(args) -> int)
 EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
@@ -263,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if argv is None and args.func is cmd_serve:  # run as the program (not called by a test): the
+        memory.exec_tuned()  # server's allocator tuned for image work (``vision.memory``)
     return int(args.func(args) or 0)
 
 

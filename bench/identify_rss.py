@@ -11,6 +11,8 @@ at 'medium'. Sends them one at a time to ``POST /v1/identify/card`` and samples 
 VmRSS / VmHWM from /proc after each request. Prints a line per request, then the statuses, RSS
 after the first request, final RSS, peak VmHWM, p50/p95 request time and the detections returned
 (and how many named a card that is in the photo). Exits 1 unless all answered 200 under 500 MB.
+The server tunes its allocator at start (``vision.memory``); ``CARDWISE_MALLOC_TUNE=0`` in this
+command's environment measures it without.
 """
 
 from __future__ import annotations
@@ -113,7 +115,9 @@ async def main() -> int:
         try:
             await servers.wait_ready()
             pid, base = servers.procs[0].pid, servers.urls[0]
-            print(f"server pid {pid}: RSS at rest {rss_kb(pid) / 1024:.0f} MB")
+            tuned = b"GLIBC_TUNABLES=" in Path(f"/proc/{pid}/environ").read_bytes()
+            print(f"server pid {pid}: RSS at rest {rss_kb(pid) / 1024:.0f} MB; allocator "
+                  f"{'tuned (vision.memory)' if tuned else 'as glibc comes (CARDWISE_MALLOC_TUNE=0 or not applicable)'}")
             statuses, times, rss, dets, ids, right = Counter(), [], [], 0, 0, 0
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as http:
                 for i, (kind, data, truth) in enumerate(shots, 1):

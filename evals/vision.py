@@ -9,7 +9,9 @@ as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify._m
 with reference images for every card ("refs") and from text alone ("text"). Printed per mode and
 difficulty: detection recall / precision (IoU >= 0.5), exact card top-1 (card and parallel),
 base card top-1 (parallel ignored), slab company / grade accuracy, precision of each confidence
-tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS.
+tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS. Run as a
+program it restarts itself with the allocator tuned as ``cardwise serve`` is (``vision.memory``;
+``CARDWISE_MALLOC_TUNE=0``: glibc as it comes), so its memory and latency are a server's.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from tools import _identify_match as m
 from tools import identify as ident
 from tools.context import Caller, ToolContext
 from tools.settings import Settings
-from vision import detect, pipeline
+from vision import detect, memory, pipeline
 from vision.features import card_features
 from vision.photos import make_photo
 from vision.render import CardSpec, render_card, render_slab
@@ -324,6 +326,8 @@ async def main_async(args, url: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if argv is None:  # run as the program: the allocator tuned as a server's is (``vision.memory``)
+        memory.exec_tuned()
     p = argparse.ArgumentParser(prog="python -m evals.vision", description=__doc__.splitlines()[0])
     p.add_argument("--photos", type=int, default=10, help="photos per difficulty")
     p.add_argument("--cards", type=int, default=120, help="catalog size")

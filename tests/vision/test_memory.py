@@ -1,5 +1,6 @@
 """Memory an image request freed goes back to the system (a server's resident size must not creep
-up request after request: it had reached 620 MB after 120 identifications)."""
+up request after request: it had reached 620 MB after 120 identifications), and the server's
+allocator is tuned at start so a request's freed blocks do not pile up inside it either."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.factories import seed_catalog
+from tests.hardening.pgcluster import free_port
+from tests.hardening.test_shutdown import _wait_ready
 from tests.vision.helpers import photo
 from tools import identify as ident
 from vision import memory
@@ -64,3 +67,95 @@ async def test_every_image_request_releases_its_memory_also_when_it_fails(client
         assert r.status == 400, path
     ident._EXECUTOR.submit(lambda: None).result()  # the releases queued behind the work are done
     assert len(calls) == 6
+
+
+# An OCR call's blocks, as glibc sees them: one 12 MB block freed first (glibc then raises its mmap
+# threshold to 12 MB), then twelve more in the worker thread, each followed by a small block that
+# stays alive, all twelve freed; the resident size before and after, with no ``release``
+FRAGMENTS = textwrap.dedent("""
+    import threading
+    def rss():
+        line = next(x for x in open("/proc/self/status") if x.startswith("VmRSS:"))
+        return int(line.split()[1]) // 1024
+    kept, out = [], []
+    def work():
+        bytearray(12 << 20)
+        big = []
+        for _ in range(12):
+            big.append(bytearray(b"x" * (12 << 20)))
+            kept.append(bytearray(64))
+        out.append(rss())
+        del big[:]
+        out.append(rss())
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    print(*out)
+""")
+
+needs_tuning = pytest.mark.skipif(memory.tuned_environ({}) is None,
+                                  reason="glibc 2.35+ with transparent huge pages only")
+
+
+def _fragments(env: dict[str, str]) -> tuple[int, int]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("GLIBC_TUNABLES", "CARDWISE_MALLOC_TUNE")}
+    out = subprocess.run([sys.executable, "-c", FRAGMENTS], cwd=ROOT, env={**clean, **env}, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+@needs_tuning
+def test_with_the_tuned_allocator_big_blocks_go_back_to_the_system_as_they_are_freed():
+    held, tuned = _fragments(memory.tuned_environ({}))
+    assert held - tuned > 120, (held, tuned)
+    _, untuned = _fragments({})  # glibc as it comes keeps most of them between the small blocks
+    assert untuned - tuned > 80, (untuned, tuned)
+
+
+def test_tuning_applies_only_where_it_helps_and_never_over_an_operators_own(monkeypatch, tmp_path):
+    monkeypatch.setattr(memory, "glibc_version", lambda: (2, 36))
+    thp = tmp_path / "enabled"
+    monkeypatch.setattr(memory, "THP", thp)
+    thp.write_text("always [madvise] never\n")
+    tuned = memory.tuned_environ({"PATH": "/bin"})
+    assert tuned["PATH"] == "/bin"
+    assert "glibc.malloc.mmap_threshold=4194304" in tuned["GLIBC_TUNABLES"].split(":")
+    assert "glibc.malloc.hugetlb=1" in tuned["GLIBC_TUNABLES"].split(":")
+    assert memory.tuned_environ({"CARDWISE_MALLOC_TUNE": "0"}) is None
+    assert memory.tuned_environ({"GLIBC_TUNABLES": "glibc.malloc.arena_max=4"}) is None
+    thp.write_text("always madvise [never]\n")  # without huge pages the thresholds cost speed
+    assert memory.tuned_environ({}) is None
+    thp.unlink()
+    assert memory.tuned_environ({}) is None
+    thp.write_text("[always] madvise never\n")
+    monkeypatch.setattr(memory, "glibc_version", lambda: (2, 34))  # no hugetlb tunable yet
+    assert memory.tuned_environ({}) is None
+    monkeypatch.setattr(memory, "glibc_version", lambda: None)  # musl, macOS
+    assert memory.tuned_environ({}) is None
+
+
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(x.decode().split("=", 1) for x in raw if b"=" in x)
+
+
+@needs_tuning
+@pytest.mark.parametrize("tune", ["1", "0"])
+async def test_the_server_runs_with_the_tuned_allocator_unless_turned_off(db_url, tune, tmp_path):
+    port = free_port()
+    env = {**{k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}, "CARDWISE_DATABASE_URL": db_url,
+           "CARDWISE_MALLOC_TUNE": tune}
+    with (tmp_path / "server.log").open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "api", "serve", "--no-migrate", "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        await _wait_ready(f"http://127.0.0.1:{port}", proc)  # the process it started (same pid) answers
+        # (glibc splits the variable where the kernel shows it, so only its start is compared)
+        tunables = _environ(proc.pid).get("GLIBC_TUNABLES")
+        if tune == "1":
+            assert tunables and memory.tuned_environ({})["GLIBC_TUNABLES"].startswith(tunables)
+        else:
+            assert tunables is None
+    finally:
+        proc.terminate()
+        proc.wait(20)
