@@ -116,8 +116,9 @@ async def main() -> int:
             await servers.wait_ready()
             pid, base = servers.procs[0].pid, servers.urls[0]
             tuned = b"GLIBC_TUNABLES=" in Path(f"/proc/{pid}/environ").read_bytes()
-            print(f"server pid {pid}: RSS at rest {rss_kb(pid) / 1024:.0f} MB; allocator "
-                  f"{'tuned (vision.memory)' if tuned else 'as glibc comes (CARDWISE_MALLOC_TUNE=0 or not applicable)'}")
+            allocator = ("tuned (vision.memory)" if tuned
+                         else "as glibc comes (CARDWISE_MALLOC_TUNE=0 or not applicable)")
+            print(f"server pid {pid}: RSS at rest {rss_kb(pid) / 1024:.0f} MB; allocator {allocator}")
             statuses, times, rss, dets, ids, right = Counter(), [], [], 0, 0, 0
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as http:
                 for i, (kind, data, truth) in enumerate(shots, 1):

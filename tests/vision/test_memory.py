@@ -20,13 +20,15 @@ from tools import identify as ident
 from vision import memory
 
 ROOT = Path(__file__).resolve().parents[2]
-# ~200 MB in heap blocks, one in 64 kept (so the freed ones lie between live ones, as after a
-# request), then the resident size before and after ``release``
-PROGRAM = textwrap.dedent("""
-    from vision import memory
+RSS = textwrap.dedent("""
     def rss():
         line = next(x for x in open("/proc/self/status") if x.startswith("VmRSS:"))
         return int(line.split()[1]) // 1024
+""")
+# ~200 MB in heap blocks, one in 64 kept (so the freed ones lie between live ones, as after a
+# request), then the resident size before and after ``release``
+PROGRAM = RSS + textwrap.dedent("""
+    from vision import memory
     blocks = [bytearray(4000) for _ in range(50_000)]
     keep = blocks[::64]
     del blocks
@@ -36,17 +38,19 @@ PROGRAM = textwrap.dedent("""
 """)
 
 
-def _rss_before_and_after(env: dict[str, str]) -> tuple[int, int]:
-    out = subprocess.run([sys.executable, "-c", PROGRAM], cwd=ROOT, env={**os.environ, **env}, check=True,
+def _rss_before_and_after(program: str, env: dict[str, str]) -> tuple[int, int]:
+    """The two sizes ``program`` prints, run with glibc as it comes unless ``env`` tunes it."""
+    clean = {k: v for k, v in os.environ.items() if k not in ("GLIBC_TUNABLES", "CARDWISE_MALLOC_TUNE")}
+    out = subprocess.run([sys.executable, "-c", program], cwd=ROOT, env={**clean, **env}, check=True,
                          capture_output=True, text=True).stdout.split()
     return int(out[0]), int(out[1])
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim and /proc are Linux's")
 def test_freed_memory_is_handed_back_to_the_system_unless_turned_off():
-    before, after = _rss_before_and_after({"CARDWISE_MALLOC_TRIM": "1"})
+    before, after = _rss_before_and_after(PROGRAM, {"CARDWISE_MALLOC_TRIM": "1"})
     assert before - after > 100, (before, after)
-    before, after = _rss_before_and_after({"CARDWISE_MALLOC_TRIM": "0"})
+    before, after = _rss_before_and_after(PROGRAM, {"CARDWISE_MALLOC_TRIM": "0"})
     assert before - after < 20, (before, after)
 
 
@@ -72,11 +76,8 @@ async def test_every_image_request_releases_its_memory_also_when_it_fails(client
 # An OCR call's blocks, as glibc sees them: one 12 MB block freed first (glibc then raises its mmap
 # threshold to 12 MB), then twelve more in the worker thread, each followed by a small block that
 # stays alive, all twelve freed; the resident size before and after, with no ``release``
-FRAGMENTS = textwrap.dedent("""
+FRAGMENTS = RSS + textwrap.dedent("""
     import threading
-    def rss():
-        line = next(x for x in open("/proc/self/status") if x.startswith("VmRSS:"))
-        return int(line.split()[1]) // 1024
     kept, out = [], []
     def work():
         bytearray(12 << 20)
@@ -97,18 +98,12 @@ needs_tuning = pytest.mark.skipif(memory.tuned_environ({}) is None,
                                   reason="glibc 2.35+ with transparent huge pages only")
 
 
-def _fragments(env: dict[str, str]) -> tuple[int, int]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("GLIBC_TUNABLES", "CARDWISE_MALLOC_TUNE")}
-    out = subprocess.run([sys.executable, "-c", FRAGMENTS], cwd=ROOT, env={**clean, **env}, check=True,
-                         capture_output=True, text=True).stdout.split()
-    return int(out[0]), int(out[1])
-
-
 @needs_tuning
 def test_with_the_tuned_allocator_big_blocks_go_back_to_the_system_as_they_are_freed():
-    held, tuned = _fragments(memory.tuned_environ({}))
+    held, tuned = _rss_before_and_after(FRAGMENTS, memory.tuned_environ({}))
     assert held - tuned > 120, (held, tuned)
-    _, untuned = _fragments({})  # glibc as it comes keeps most of them between the small blocks
+    # glibc as it comes keeps most of them between the small blocks
+    _, untuned = _rss_before_and_after(FRAGMENTS, {})
     assert untuned - tuned > 80, (untuned, tuned)
 
 
