@@ -1,6 +1,7 @@
 """Evaluation of photo identification on generated phone-like photos with ground truth.
 
     python -m evals.vision [--photos 8] [--cards 120] [--levels easy,medium,hard] [--seed 1]
+    python -m evals.vision --real ../shared/data --modes text   # the real catalogs instead
 
 Builds a throw-away SQLite catalog (two segments, three releases, parallels Refractor / Gold /50 /
 Red /5, one image variation), renders every card face, and generates photos of 1-4 objects
@@ -9,7 +10,11 @@ as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify._m
 with reference images for every card ("refs") and from text alone ("text"). Printed per mode and
 difficulty: detection recall / precision (IoU >= 0.5), exact card top-1 (card and parallel),
 base card top-1 (parallel ignored), slab company / grade accuracy, precision of each confidence
-tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS. Run as a
+tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS. With
+``--real DATA`` the catalog is the real one instead (``build_real_catalog``: every Pokemon card of
+tcgdex and the 1989 baseball checklists, 26,131 cards, imported as ``cardwise import`` does) and
+the photographed cards are drawn from it: namesakes as a real catalog has them (117 Pikachu, a
+player in up to ten releases of a year). Run as a
 program it restarts itself with the allocator tuned as ``cardwise serve`` is (``vision.memory``;
 ``CARDWISE_MALLOC_TUNE=0``: glibc as it comes), so its memory and latency are a server's.
 """
@@ -29,6 +34,9 @@ from pathlib import Path
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
+from sqlalchemy import select, update
+
+from store.importers import junkwax, tcgdex
 from store.models import Card, CardImage, CardSet, Manufacturer, Parallel, Release, Segment
 from store.queries import keys as key_queries
 from store.reference import grades as grades_ref
@@ -97,6 +105,36 @@ async def build_catalog(sessions, n_cards: int, rng: random.Random):
         ss.add_all(cards)
         ss.add_all([p for ps in pars.values() for p in ps])
     return cards, specs, pars
+
+
+REAL_SOURCES = (("tcgdex", tcgdex), ("junkwax/categories/baseball/1989", junkwax))
+
+
+async def build_real_catalog(sessions, data: Path, n_cards: int, rng: random.Random):
+    """The real catalogs (``REAL_SOURCES`` under ``data``, i.e. ``shared/data``) imported by their
+    importers, every set made identifiable (an operator's choice; the importers leave it off), and
+    ``n_cards`` base cards drawn from them, as many from each segment, rendered from their catalog
+    entries (release, set, year, number, team). No parallels (the real checklists' parallels have no
+    colours to draw): exact and base top-1 are the same."""
+    for folder, importer in REAL_SOURCES:
+        await importer.run(sessions, str(data / folder))
+    async with sessions() as s, s.begin():
+        await s.execute(update(CardSet).values(is_identifiable=True))
+        rows = (await s.execute(
+            select(Card, CardSet.name, Release.name, Release.year, Segment.name)
+            .join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
+            .join(Segment, Segment.id == Release.segment_id).where(Card.variation_of.is_(None))
+            .order_by(Card.id))).all()
+    by_segment: dict[str, list] = {}
+    for row in rows:
+        by_segment.setdefault(row[4], []).append(row)
+    cards, specs = [], {}
+    for seg in sorted(by_segment):
+        for card, set_name, rel_name, year, _ in rng.sample(by_segment[seg], n_cards // len(by_segment)):
+            cards.append(card)
+            specs[card.id] = CardSpec(id=str(card.id), name=card.name, number=card.number, set_name=set_name,
+                                      release_name=rel_name, year=year, team=card.description, segment=seg)
+    return cards, specs, {}
 
 
 def load_scans(root: Path) -> list[dict]:
@@ -296,7 +334,10 @@ async def main_async(args, url: str) -> None:
             await grades_importer.run(sessions)
             async with sessions() as s, s.begin():
                 key, _ = await key_queries.create(session=s, name="eval")
-            cards, specs, pars = await build_catalog(sessions, args.cards, rng)
+            if args.real:
+                cards, specs, pars = await build_real_catalog(sessions, Path(args.real), args.cards, rng)
+            else:
+                cards, specs, pars = await build_catalog(sessions, args.cards, rng)
             SPECS.update(specs)
             levels = args.levels.split(",")
             photo_sets = {lv: make_photos(cards, specs, pars, lv, args.photos, rng, slab_share=args.slab_share)
@@ -335,6 +376,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--scans", help="also photograph real scans: path to shared/data/hockeycards ('scans' row, "
                                    "medium difficulty)")
+    p.add_argument("--real", help="the real catalogs instead of the generated one: path to shared/data "
+                                  "(tcgdex and junkwax imported, --cards of their cards photographed; text mode "
+                                  "only: their cards have no reference images)")
     p.add_argument("--rows", help="evaluate only these rows (e.g. 'scans,hard'); every row's photos are still "
                                   "generated, so a row's photos are the same as in a full run")
     p.add_argument("--modes", default="text,refs", help="'text', 'refs' or both")
@@ -350,6 +394,8 @@ def main(argv: list[str] | None = None) -> None:
                                                         "tools/identify_calibration.json")
     p.add_argument("--scores-out", help="with --calibrate: also write the (confidence, right) pairs to this file")
     args = p.parse_args(argv)
+    if args.real and "refs" in args.modes.split(","):
+        p.error("--real evaluates text only (--modes text): the real catalogs' cards have no reference images")
     if args.calibrate:
         if args.seed == 1:
             p.error("--calibrate needs a seed other than the evaluation's (1), e.g. --seed 1000")
