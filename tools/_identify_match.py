@@ -46,6 +46,9 @@ class TextEvidence:
     read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
     spotted: dict[str, float] = field(default_factory=dict)  # name -> similarity from ``spotted_similarity``
     spotted_numbers: dict[str, float] = field(default_factory=dict)  # number -> credit from ``spotted_number``
+    read_names: dict[str, float] = field(default_factory=dict)  # name -> ``_read_similarity`` (a cache)
+    raw: list[str] = field(default_factory=list)  # the lines as read
+    read_whole: set[str] = field(default_factory=set)  # catalog names read as a whole line (set before scoring)
 
 
 def evidence(lines: list[str]) -> TextEvidence:
@@ -58,7 +61,20 @@ def evidence(lines: list[str]) -> TextEvidence:
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
                         numbers=numbers(lines), years=set(years(lines)), query_words=query,
                         trigram_words=query + short, folded=folded,
-                        folded_words={w for f in folded for w in f.split()}, read_words=sorted(read))
+                        folded_words={w for f in folded for w in f.split()}, read_words=sorted(read),
+                        raw=[" ".join(line.split()) for line in lines])
+
+
+def line_names(ev: TextEvidence) -> list[str]:
+    """Each line read as a catalog might write it, to look up names read whole (as read, and in
+    title case for the capitals of slab labels: "HO OH")."""
+    out = {form for line in ev.raw if 2 <= len(line) <= 60 for form in (line, line.title())}
+    return sorted(out)[:60]
+
+
+def number_forms(ev: TextEvidence) -> list[str]:
+    """The numbers read as a catalog may write them (lowercase; "12" also as "012")."""
+    return sorted({f for n in ev.numbers for f in (n, n.zfill(3) if n.isdigit() else n)})
 
 
 def spotted_similarity(score: float) -> float:
@@ -111,8 +127,12 @@ def folded_query(ev: TextEvidence) -> list[str]:
     return sorted({fold(w) for w in ev.query_words}, key=len, reverse=True)
 
 
+@lru_cache(maxsize=1 << 16)
 def _word_similarity(token: str, read: tuple[str, str]) -> float:
-    """A name's word against a word read: letters (confusables folded) and outline (``word_shape``)."""
+    """A name's word against a word read: letters (confusables folded) and outline (``word_shape``).
+    Cached: one photo's cards score every candidate's words against the same words read again at each
+    step (on a catalog of real checklists, a common word such as "Energy" brings hundreds of
+    candidates, and scoring them uncached took seconds a photo)."""
     f, shape = fold(token), word_shape(token)
     letters = SequenceMatcher(None, f, read[0]).ratio()
     outline = 1 - edit_distance(shape, read[1]) / max(len(shape), len(read[1]), 1)
@@ -135,11 +155,22 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     (0.95), read as separate words in any order, as on sideways or two-line name plates (0.95), or
     the best fuzzy match of the whole line or word by word (``words_similarity``), or the name
     spotted in the recogniser's per-frame output (``spotted``)."""
+    read = ev.read_names.get(name)
+    if read is None:
+        read = ev.read_names[name] = _read_similarity(ev, name)
+    return max(read, ev.spotted.get(name, 0.0))
+
+
+def _read_similarity(ev: TextEvidence, name: str) -> float:
+    """``name_similarity`` from the lines read alone (the part that does not change when names are spotted)."""
     plain = norm(name)
     if not plain:
         return 0.0
+    others = [norm(n) for n in ev.read_whole if n != name]  # other names read whole
     if plain in ev.joined:
-        return 1.0
+        # inside a longer name read whole ("Umbreon" in "Umbreon V", "Zubat" in "Koga's Zubat"): read,
+        # but that longer name fits the print better
+        return 0.9 if any(f" {plain} " in f" {n} " for n in others) else 1.0
     f = fold(name)
     if f in " ".join(ev.folded):
         return 0.95
@@ -147,7 +178,12 @@ def name_similarity(ev: TextEvidence, name: str) -> float:
     if len(tokens) >= 2 and all(t in ev.folded_words for t in tokens):
         return 0.95
     whole = max((SequenceMatcher(None, f, line).ratio() for line in ev.folded), default=0.0)
-    return max(whole, words_similarity(ev, name), ev.spotted.get(name, 0.0))
+    sim = max(whole, words_similarity(ev, name))
+    if sim >= NAME_READ and any(set(plain.split()) & set(n.split()) for n in others):
+        # a word shared with another name read whole is not this name read: "Fire Energy" is 0.74
+        # like "Water Energy" read, and a stray "2" must not make it the answer
+        sim = NAME_READ - 0.01
+    return sim
 
 
 LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray character

@@ -155,11 +155,15 @@ def _record(c: dict[str, Any], attrs: dict, *, exact: bool = True) -> dict[str, 
 
 
 async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID, dict]:
-    """Catalog cards the text read may show: names containing a word read; if none scores as a name
-    read (0.6), names matching with OCR-confusable letters folded ("Riek Toeehet"); if still none,
-    the names sharing the most letter triples with the words read ("Bayne Greizky")."""
-    cands = {c["card"].id: c for c in await q.candidates_by_words(session=s, words=ev.query_words,
-                                                                   segment_id=segment_id)}
+    """Catalog cards the text read may show: names read as a whole line (also names of short words,
+    "Ho Oh", which no word lookup finds; noted in ``ev.read_whole``) and names containing a word
+    read, those with a number read first; if none scores as a name read (0.6), names matching with
+    OCR-confusable letters folded ("Riek Toeehet"); if still none, the names sharing the most letter
+    triples with the words read ("Bayne Greizky")."""
+    cands = {c["card"].id: c for c in await _read_whole(s, ev, segment_id)}
+    for c in await q.candidates_by_words(session=s, words=ev.query_words, segment_id=segment_id,
+                                         numbers=m.number_forms(ev)):
+        cands.setdefault(c["card"].id, c)
     if ev.trigram_words and max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
         for c in await q.candidates_by_words(session=s, words=m.folded_query(ev), segment_id=segment_id,
                                              fold_pairs=FOLD_PAIRS):
@@ -170,15 +174,25 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     return cands
 
 
+async def _read_whole(s, ev: m.TextEvidence, segment_id) -> list[dict]:
+    """The cards of the names read as a whole line; their names go into ``ev.read_whole``."""
+    whole = await q.candidates_by_names(session=s, names=m.line_names(ev), segment_id=segment_id)
+    ev.read_whole = {c["card"].name for c in whole}
+    return whole
+
+
 async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: dict, segment_id) -> m.TextEvidence:
     """A further read's new lines added to ``reading`` and the cards they suggest to ``cands``."""
     more = [t for t in lines if t not in reading.lines]
-    if more:
-        reading.lines = [*reading.lines, *more]
-        reading.serials = serials(reading.lines)
-        for cid, c in (await _text_candidates(s, m.evidence(reading.lines), segment_id)).items():
-            cands.setdefault(cid, c)
-    return m.evidence(reading.lines)
+    ev = m.evidence(reading.lines + more)
+    if not more:
+        await _read_whole(s, ev, segment_id)
+        return ev
+    reading.lines = [*reading.lines, *more]
+    reading.serials = serials(reading.lines)
+    for cid, c in (await _text_candidates(s, ev, segment_id)).items():
+        cands.setdefault(cid, c)
+    return ev
 
 
 async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
@@ -278,7 +292,8 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
         else:
             f = t
         scored.append((f, cid))
-    scored.sort(key=lambda x: -x[0])
+    # at a tie the base card before its image variations, whatever order the database returned them in
+    scored.sort(key=lambda x: (-x[0], cands[x[1]]["card"].variation_of is not None))
     grading = await _grading(s, reading)
     conf = 0.0
     if scored:

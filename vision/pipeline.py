@@ -118,7 +118,10 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True,
     window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
     card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
     feats = [card_features(window), card_features(np.ascontiguousarray(window[::-1, ::-1]))]
-    return label, window, (bottom if flipped else top) + card_lines, feats
+    # the grade printed on its own is the label's, not a card number ("10" made Tentacruel #10 of a
+    # PSA 10 of Tentacruel #61)
+    label_lines = [t for t in band_lines if label.grade is None or lone_grade([t]) != label.grade]
+    return label, window, label_lines + card_lines, feats
 
 
 def label_colour_company(slab: np.ndarray) -> str | None:

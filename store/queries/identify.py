@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, func, literal_column, or_, select, text
+from sqlalchemy import and_, case, func, literal_column, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -66,16 +66,20 @@ async def resolve_segment(*, session: AsyncSession, ident: str) -> Segment | Non
 
 
 async def candidates_by_words(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
-                              limit: int = 300, fold_pairs: tuple[tuple[str, str], ...] = ()
-                              ) -> list[dict[str, Any]]:
+                              limit: int = 300, fold_pairs: tuple[tuple[str, str], ...] = (),
+                              numbers: list[str] = ()) -> list[dict[str, Any]]:
     """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped). With ``fold_pairs`` the
-    name is compared after replacing each ``(a, b)`` in turn, as the caller folded ``words``."""
+    name is compared after replacing each ``(a, b)`` in turn, as the caller folded ``words``. Cards
+    numbered one of ``numbers`` come first: a common word ("Energy": thousands of Pokemon cards)
+    matches more cards than ``limit``, and the card photographed must not be among those cut."""
     if not words:
         return []
     name = func.lower(Card.name)
     for a, b in fold_pairs:
         name = func.replace(name, a, b)
     stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
+    if numbers:
+        stmt = stmt.order_by(case((func.lower(Card.number).in_(list(numbers)), 0), else_=1))
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
     return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
@@ -114,8 +118,9 @@ async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], seg
 
 
 async def candidates_by_names(*, session: AsyncSession, names: list[str], segment_id: uuid.UUID | None,
-                              limit: int = 100) -> list[dict[str, Any]]:
-    """Cards named exactly one of ``names`` (as the catalog writes them)."""
+                              limit: int = 300) -> list[dict[str, Any]]:
+    """Cards named exactly one of ``names`` (as the catalog writes them; a name's cards may be many:
+    117 Pikachu in the Pokemon catalog)."""
     if not names:
         return []
     stmt = _card_select().where(Card.name.in_(names))

@@ -377,3 +377,68 @@ async def test_the_name_index_is_checked_once_per_photo_not_once_per_card(ctx, c
     res = await _identify(ctx, photo(cat, ["judge", "skenes", "ohtani"], seed=7))
     assert len(res.detections) == 3
     assert len(calls) == 1
+
+
+async def _named(sessions, cat, cards: list[tuple[str, str]]) -> list[Card]:
+    """Cards of the given (name, number) added to the Pokemon base set."""
+    base = cat.cards["charizard"]
+    out = [Card(id=uuid.uuid4(), set_id=base.set_id, release_id=base.release_id, name=name, number=number,
+                number_sort=i) for i, (name, number) in enumerate(cards)]
+    async with sessions() as s, s.begin():
+        s.add_all(out)
+    return out
+
+
+async def test_a_word_hundreds_of_names_share_does_not_crowd_out_the_card_read(ctx, sessions, cat, monkeypatch):
+    # a real Pokemon catalog has thousands of "... Energy" cards: the card read ("Water Energy" #12)
+    # must still be among the candidates the word lookup returns
+    await _named(sessions, cat, [("Fire Energy", str(n)) for n in range(100, 500)])
+    (water,) = await _named(sessions, cat, [("Water Energy", "12")])
+    _reads(monkeypatch, ["Water Energy", "#12"])
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.id == str(water.id) and d.confidence == "High"
+
+
+async def test_a_name_sharing_a_word_with_the_name_read_is_not_that_name(ctx, sessions, cat, monkeypatch):
+    # "Water Energy" read whole and a stray "2": "Fire Energy" #2 is as similar to the line as 0.74 and
+    # has the number, yet the name read is Water Energy's
+    water, _ = await _named(sessions, cat, [("Water Energy", "12"), ("Fire Energy", "2")])
+    _reads(monkeypatch, ["Water Energy", "2"])
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.name == "Water Energy" and d.card.id == str(water.id)
+
+
+async def test_a_name_of_short_words_is_found_when_read_whole(ctx, sessions, cat, monkeypatch):
+    # "Ho Oh" (words of two letters, which no word lookup takes) in a slab label's capitals
+    (hooh,) = await _named(sessions, cat, [("Ho Oh", "XY153")])
+    _reads(monkeypatch, ["HO OH", "#XY153"])
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.id == str(hooh.id)
+
+
+async def test_the_longer_name_read_whole_wins_over_a_name_inside_it(ctx, sessions, cat, monkeypatch):
+    # "Umbreon V" read: Umbreon is in the line too, but the card is Umbreon V
+    _, umbreon_v = await _named(sessions, cat, [("Umbreon", "94"), ("Umbreon V", "189")])
+    _reads(monkeypatch, ["Umbreon V", "DARKNESS POKEMON BASIC"])
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.id == str(umbreon_v.id)
+
+
+async def test_a_slabs_grade_is_not_read_as_the_card_number(ctx, sessions, cat, monkeypatch):
+    # an SGC 10 of Aaron Judge: the lone "10" on the label is the grade; it must not make Aaron Judge
+    # #10 the answer for certain (the card's own number was not read)
+    (ten,) = await _judge_twins(sessions, cat, ["10"])
+
+    def read(rgb, **_):
+        if max(rgb.shape[:2]) <= 704:  # the slab's first read: label and card window
+            return [("SGC", 0.9, [[60.0, 30.0], [160.0, 30.0], [160.0, 60.0], [60.0, 60.0]]),
+                    ("10", 0.9, [[500.0, 30.0], [560.0, 30.0], [560.0, 60.0], [500.0, 60.0]]),
+                    ("Aaron Judge", 0.9, [[80.0, 500.0], [400.0, 500.0], [400.0, 540.0], [80.0, 540.0]])]
+        return [("Aaron Judge", 0.9, [[80.0, 1200.0], [400.0, 1200.0], [400.0, 1240.0], [80.0, 1240.0]])]
+
+    monkeypatch.setattr(ocr, "read", read)
+    data = photo(cat, ["judge"], seed=7, slab={"key": "judge", "company": "SGC", "grade": "10", "cert": "12345678"})
+    (d,) = (await _identify(ctx, data)).detections
+    assert d.grading is not None and d.grading.grade.value == "10"
+    assert d.card.name == "Aaron Judge"
+    assert not (d.card.id == str(ten.id) and d.confidence == "High")
