@@ -74,15 +74,23 @@ async def candidates_by_words(*, session: AsyncSession, words: list[str], segmen
     matches more cards than ``limit``, and the card photographed must not be among those cut."""
     if not words:
         return []
-    name = func.lower(Card.name)
-    for a, b in fold_pairs:
-        name = func.replace(name, a, b)
-    stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
+    params = {}
+    if session.get_bind().dialect.name == "sqlite" and not fold_pairs and min(map(len, words)) >= 3:
+        # through the FTS5 trigram table: a phrase of 3+ characters matches where the name contains
+        # it, as LIKE does, without reading every name (37 ms a lookup on 26,000 cards, and growing)
+        fts = select(literal_column("rowid")).select_from(text("card_fts")).where(text("card_fts MATCH :words"))
+        stmt = _card_select().where(literal_column('"card".rowid').in_(fts))
+        params["words"] = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    else:
+        name = func.lower(Card.name)
+        for a, b in fold_pairs:
+            name = func.replace(name, a, b)
+        stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
     if numbers:
         stmt = stmt.order_by(case((func.lower(Card.number).in_(list(numbers)), 0), else_=1))
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
-    return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
+    return [_row(r) for r in (await session.execute(stmt.limit(limit), params)).all()]
 
 
 async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
