@@ -168,9 +168,10 @@ def _read_similarity(ev: TextEvidence, name: str) -> float:
         return 0.0
     others = [norm(n) for n in ev.read_whole if n != name]  # other names read whole
     if plain in ev.joined:
-        # inside a longer name read whole ("Umbreon" in "Umbreon V", "Zubat" in "Koga's Zubat"): read,
-        # but that longer name fits the print better
-        return 0.9 if any(f" {plain} " in f" {n} " for n in others) else 1.0
+        # inside a longer name read whole ("Umbreon" in "Umbreon V", "Darmanitan" in "Galarian
+        # Darmanitan V"): that name is printed, not this one (a stray "9" made Darmanitan #9 the
+        # answer over the Galarian Darmanitan V read)
+        return NAME_READ - 0.01 if any(f" {plain} " in f" {n} " for n in others) else 1.0
     f = fold(name)
     if f in " ".join(ev.folded):
         return 0.95

@@ -417,9 +417,10 @@ async def test_a_name_of_short_words_is_found_when_read_whole(ctx, sessions, cat
 
 
 async def test_the_longer_name_read_whole_wins_over_a_name_inside_it(ctx, sessions, cat, monkeypatch):
-    # "Umbreon V" read: Umbreon is in the line too, but the card is Umbreon V
+    # "Umbreon V" read: Umbreon is in the line too, but the card is Umbreon V, even with a stray "94"
+    # that is Umbreon's number
     _, umbreon_v = await _named(sessions, cat, [("Umbreon", "94"), ("Umbreon V", "189")])
-    _reads(monkeypatch, ["Umbreon V", "DARKNESS POKEMON BASIC"])
+    _reads(monkeypatch, ["Umbreon V", "DARKNESS POKEMON BASIC", "94"])
     (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
     assert d.card.id == str(umbreon_v.id)
 
