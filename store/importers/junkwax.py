@@ -14,6 +14,8 @@ single release file (``categories/<sport>/<year>/<year>-<Release>.json``). Mappi
   one per (set, name, print run). Ids: uuid5(set id, kind, name, numberedTo). Insert odds go into
   the parallel's description and the set's ``pack_odds``.
 * manufacturer: from the brand in the release name, see ``MANUFACTURERS`` (README table).
+* every set is identifiable: photos of its cards are matched by the name and number printed on them
+  (``python -m evals.vision --real`` measures it on these checklists).
 
 Each file is one transaction; a file or record that cannot be read is reported with its
 location and skipped. Source ids are kept, so a re-import updates in place.
@@ -138,7 +140,7 @@ async def import_file(session, path: Path, look: Lookups, report) -> dict[str, i
             set_id = uuid.UUID(s["uniqueId"])
             set_rows.append({"id": set_id, "release_id": rel_id, "name": clip(str(s["name"]).strip(), 300),
                              "description": "; ".join(s.get("notes") or []) or None,
-                             "pack_odds": _odds(s.get("insertOdds")), "is_identifiable": False})
+                             "pack_odds": _odds(s.get("insertOdds")), "is_identifiable": True})
         except Exception as exc:  # noqa: BLE001
             report(loc, f"bad set: {exc!r}")
             counts["bad_records"] += 1

@@ -9,6 +9,8 @@ from sqlalchemy import func, select
 from store.importers import demo, hockeycards, junkwax, tcgdex
 from store.models import Card, CardImage, CardPrice, CardSet, Parallel, ParallelCard, Release
 from tests.conftest import shared_data
+from vision.photos import make_photo
+from vision.render import CardSpec, render_card
 
 
 async def _snapshot(sessions) -> dict:
@@ -85,6 +87,16 @@ async def test_tcgdex_base_set_charizard(sessions, client, auth):
     assert rel["year"] == "1999"
     r = await client.get("/v1/catalog/manufacturers", params={"name": "wizards"}, headers=auth)
     assert (await r.json())["total_count"] == 1
+    # its sets are identifiable: a photo of Base Set Charizard #4 names that card among the catalog's
+    # 80-odd Charizards, by the number and set printed on it
+    r = await client.get(f"/v1/identify/check/set/{zard.set_id}", headers=auth)
+    assert (await r.json())["is_identifiable"] is True
+    spec = CardSpec(id=str(zard.id), name="Charizard", number="4", set_name="Base Set", release_name="Base Set",
+                    year="1999", segment="Pokemon")
+    data, _ = make_photo([render_card(spec)], "easy", seed=3)
+    r = await client.post("/v1/identify/card", data=data, headers={**auth, "Content-Type": "image/jpeg"})
+    (d,) = (await r.json())["detections"]
+    assert d["card"]["id"] == str(zard.id)
 
 
 async def test_hockeycards_images(sessions, client, auth):
