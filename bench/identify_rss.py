@@ -2,6 +2,7 @@
 under 500 MB per process), with every read in play (small print, name spotting, batched recognition).
 
     .venv/bin/python bench/identify_rss.py [--requests 40] [--hockeycards ../shared/data/hockeycards]
+                                           [--real ../shared/data]
 
 Builds a throw-away SQLite catalog as ``./scripts/run`` does (grades, the demo catalog, rendered
 reference faces) plus the hockeycards import (real scans), then generates photos the way
@@ -11,6 +12,9 @@ at 'medium'. Sends them one at a time to ``POST /v1/identify/card`` and samples 
 VmRSS / VmHWM from /proc after each request. Prints a line per request, then the statuses, RSS
 after the first request, final RSS, peak VmHWM, p50/p95 request time and the detections returned
 (and how many named a card that is in the photo). Exits 1 unless all answered 200 under 500 MB.
+``--real DATA`` also imports the real catalogs after the faces are rendered (tcgdex and the 1989
+baseball checklists, as ``evals.vision --real``: 26,131 more cards, identifiable, without images),
+so the photos are mostly of their cards, matched by text against the whole catalog.
 The server tunes its allocator at start (``vision.memory``); ``CARDWISE_MALLOC_TUNE=0`` in this
 command's environment measures it without.
 """
@@ -99,12 +103,17 @@ async def main() -> int:
     ap.add_argument("--requests", type=int, default=40)
     ap.add_argument("--hockeycards", default=str(ROOT.parent / "shared/data/hockeycards"))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--real", help="also import the real catalogs (path to shared/data)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="cw_rss_") as tmp:
         url = f"sqlite+aiosqlite:///{tmp}/cardwise.sqlite3"
         t0 = time.perf_counter()
-        for step in (["import", "grades"], ["import", "demo"], ["import", "hockeycards", args.hockeycards],
-                     ["vision", "render"]):
+        steps = [["import", "grades"], ["import", "demo"], ["import", "hockeycards", args.hockeycards],
+                 ["vision", "render"]]
+        if args.real:
+            steps += [["import", "tcgdex", str(Path(args.real) / "tcgdex")],
+                      ["import", "junkwax", str(Path(args.real) / "junkwax/categories/baseball/1989")]]
+        for step in steps:
             print(f"{' '.join(step[:2])}: {cli(url, *step, '--quiet') if step[0] == 'import' else cli(url, *step)}")
         key = cli(url, "keys", "create", "--name", "bench-rss", "--quiet")
         rendered, scans, specs, pars, images = await catalog(url)
