@@ -31,11 +31,11 @@ import time
 import uuid
 from pathlib import Path
 
+from sqlalchemy import select
+
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
-from sqlalchemy import select
-
 from store.importers import junkwax, tcgdex
 from store.models import Card, CardImage, CardSet, Manufacturer, Parallel, Release, Segment
 from store.queries import keys as key_queries
@@ -112,9 +112,10 @@ REAL_SOURCES = (("tcgdex", tcgdex), ("junkwax/categories/baseball/1989", junkwax
 
 async def build_real_catalog(sessions, data: Path, n_cards: int, rng: random.Random):
     """The real catalogs (``REAL_SOURCES`` under ``data``, i.e. ``shared/data``) imported by their
-    importers (which make every set identifiable) and ``n_cards`` base cards drawn from them, as many from each segment, rendered from their catalog
-    entries (release, set, year, number, team). No parallels (the real checklists' parallels have no
-    colours to draw): exact and base top-1 are the same."""
+    importers (which make every set identifiable), and ``n_cards`` base cards drawn from them, as
+    many from each segment, rendered from their catalog entries (release, set, year, number, team).
+    No parallels (the real checklists' parallels have no colours to draw): exact and base top-1 are
+    the same."""
     for folder, importer in REAL_SOURCES:
         await importer.run(sessions, str(data / folder))
     async with sessions() as s:

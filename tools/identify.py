@@ -201,7 +201,6 @@ async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: di
     levels, then its lines upside down (blurred print the angle classifier did not turn), until the
     text names one card. The reads are merged into ``reading`` and their candidates into ``cands``.
     If none names a card, the small print is read (``_read_small_print``)."""
-    ev = m.evidence(reading.lines)
     line_crops: list = []
     for step in ("colour", "grey", "turned"):
         if step == "turned":
