@@ -111,8 +111,9 @@ async def main() -> int:
         steps = [["import", "grades"], ["import", "demo"], ["import", "hockeycards", args.hockeycards],
                  ["vision", "render"]]
         if args.real:
-            steps += [["import", "tcgdex", str(Path(args.real) / "tcgdex")],
-                      ["import", "junkwax", str(Path(args.real) / "junkwax/categories/baseball/1989")]]
+            from evals.vision import REAL_SOURCES
+
+            steps += [["import", importer.NAME, str(Path(args.real) / folder)] for folder, importer in REAL_SOURCES]
         for step in steps:
             print(f"{' '.join(step[:2])}: {cli(url, *step, '--quiet') if step[0] == 'import' else cli(url, *step)}")
         key = cli(url, "keys", "create", "--name", "bench-rss", "--quiet")

@@ -72,6 +72,12 @@ def line_names(ev: TextEvidence) -> list[str]:
     return sorted(out)[:60]
 
 
+def names_read_whole(ev: TextEvidence, cands) -> set[str]:
+    """The names of ``cands`` (candidate rows) read as a whole line (``line_names``)."""
+    forms = set(line_names(ev))
+    return {c["card"].name for c in cands if c["card"].name in forms}
+
+
 def number_forms(ev: TextEvidence) -> list[str]:
     """The numbers read as a catalog may write them (lowercase; "12" also as "012")."""
     return sorted({f for n in ev.numbers for f in (n, n.zfill(3) if n.isdigit() else n)})

@@ -177,7 +177,7 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
 async def _read_whole(s, ev: m.TextEvidence, segment_id) -> list[dict]:
     """The cards of the names read as a whole line; their names go into ``ev.read_whole``."""
     whole = await q.candidates_by_names(session=s, names=m.line_names(ev), segment_id=segment_id)
-    ev.read_whole = {c["card"].name for c in whole}
+    ev.read_whole = m.names_read_whole(ev, whole)
     return whole
 
 
@@ -185,8 +185,8 @@ async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: di
     """A further read's new lines added to ``reading`` and the cards they suggest to ``cands``."""
     more = [t for t in lines if t not in reading.lines]
     ev = m.evidence(reading.lines + more)
-    if not more:
-        await _read_whole(s, ev, segment_id)
+    if not more:  # the same lines: their names read whole are among the candidates already
+        ev.read_whole = m.names_read_whole(ev, cands.values())
         return ev
     reading.lines = [*reading.lines, *more]
     reading.serials = serials(reading.lines)
