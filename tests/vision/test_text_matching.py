@@ -14,6 +14,7 @@ import pytest
 from store.models import Card
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
+from tests.vision.ocr_fakes import kept, read_lines, spell, tiny_print
 from tools.identify import IdentifyIn, IdentifySegmentIn, identify_card, identify_card_segment
 from tools._models import Upload
 from vision import ocr, smallprint
@@ -22,17 +23,6 @@ from vision import ocr, smallprint
 @pytest.fixture
 async def cat(sessions):
     return await seed_catalog(sessions)
-
-
-def _reads(monkeypatch, lines: list[str]) -> None:
-    boxes = [[[40.0, 400.0 + 30 * i], [300.0, 400.0 + 30 * i], [300.0, 420.0 + 30 * i], [40.0, 420.0 + 30 * i]]
-             for i in range(len(lines))]
-    monkeypatch.setattr(ocr, "read", lambda rgb, **_: [(t, 0.9, b) for t, b in zip(lines, boxes)])
-    # the recogniser on its own (turned lines, small print) reads nothing more than the fixed reading,
-    # and no name is spotted in its output
-    monkeypatch.setattr(ocr, "recognise", lambda line_crops: [("", 0.0) for _ in line_crops])
-    monkeypatch.setattr(ocr, "frames", lambda line_crops, classes, **_: [
-        ("", 0.0, np.zeros((0, len(classes) + 1), np.float32)) for _ in line_crops])
 
 
 def _grey(rgb) -> bool:
@@ -45,7 +35,7 @@ async def _identify(ctx, data: bytes):
 
 async def test_small_print_misreads_still_name_the_card(ctx, cat, monkeypatch):
     # serif print read with c -> e and l -> i: "Paul Skenes" comes back as "Paui Skencs"
-    _reads(monkeypatch, ["Paui Skencs", "PITTSBURGH PIRATES"])
+    read_lines(monkeypatch, ["Paui Skencs", "PITTSBURGH PIRATES"])
     res = await _identify(ctx, photo(cat, ["skenes"], seed=4))
     (d,) = res.detections
     assert d.card.name == "Paul Skenes"
@@ -53,14 +43,14 @@ async def test_small_print_misreads_still_name_the_card(ctx, cat, monkeypatch):
 
 async def test_name_read_as_separate_words_in_any_order(ctx, cat, monkeypatch):
     # a name printed sideways or on two lines: the words come back apart, last name first
-    _reads(monkeypatch, ["SKENES", "PAUL"])
+    read_lines(monkeypatch, ["SKENES", "PAUL"])
     res = await _identify(ctx, photo(cat, ["skenes"], seed=5))
     (d,) = res.detections
     assert d.card.name == "Paul Skenes"
 
 
 async def test_unrelated_text_names_no_card(ctx, cat, monkeypatch):
-    _reads(monkeypatch, ["LOREM IPSUM", "DOLOR"])
+    read_lines(monkeypatch, ["LOREM IPSUM", "DOLOR"])
     res = await _identify(ctx, photo(cat, ["skenes"], seed=6))
     assert res.detections == []
 
@@ -68,7 +58,7 @@ async def test_unrelated_text_names_no_card(ctx, cat, monkeypatch):
 async def test_blurred_name_with_most_letters_wrong_still_names_the_card(ctx, cat, monkeypatch):
     # tiny print: "Paul Skenes" read as "Prwl Slrenes" (half the letters wrong, the words' outlines
     # kept); before word-by-word matching it was below the bar for a name read and was dropped
-    _reads(monkeypatch, ["Prwl Slrenes"])
+    read_lines(monkeypatch, ["Prwl Slrenes"])
     res = await _identify(ctx, photo(cat, ["skenes"], seed=4))
     (d,) = res.detections
     assert d.card.name == "Paul Skenes"
@@ -194,68 +184,34 @@ async def test_a_slabs_card_whose_name_the_first_read_misses_is_read_closer(ctx,
     assert max(calls) > 704
 
 
-def _spelled(text: str, *, blur: float = 0.45) -> np.ndarray:
-    """The recogniser's per-frame output for a blurred line spelling ``text`` (every other letter
-    read as a look-alike), over its real character set."""
-    charset = ocr.charset()
-    index = {c: i for i, c in enumerate(charset)}
-    lookalike = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "o": "a", "d": "b", "g": "q"}
-    rows = []
-    for k, ch in enumerate(text):
-        p = np.full(len(charset), 1e-6, np.float32)
-        p[index[ch]] += 1 - blur if k % 2 else 0.9
-        p[index[lookalike.get(ch, "x")]] += blur if k % 2 else 0.1
-        rows += [p / p.sum(), p / p.sum()]
-        blank = np.full(len(charset), 1e-6, np.float32)
-        blank[0] = 1.0
-        rows.append(blank / blank.sum())
-    return np.array(rows)
-
-
-def _kept(probs: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    """``probs`` as ``ocr.frames`` keeps them: the catalog's classes and each frame's best."""
-    return np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1)
-
-
-def _tiny_print(monkeypatch, spelled: list[str], *, reads: list[str] = ("NHL",), numbers: list[str] = ()
-                ) -> None:
-    """The reads give only ``reads`` (by default "NHL", which names nothing), the small print read
-    as text nothing more; the recogniser's output for the small print's lines spells ``spelled``
-    where names are looked for and ``numbers`` (blurred) where card numbers are."""
-    _reads(monkeypatch, list(reads))
-    monkeypatch.setattr(smallprint, "read", lambda crop, classes: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
-        [_kept(_spelled(t), classes) for t in spelled], [_kept(_spelled(t, blur=0.4), classes) for t in numbers]))
-
-
 async def test_a_name_too_small_to_read_is_spotted_in_the_recognisers_output(ctx, cat, monkeypatch):
     # real scans photographed four to a frame: the name is 6-10 px tall and every read garbles it
-    _tiny_print(monkeypatch, ["Aaron Judge", "Right Field"])
+    tiny_print(monkeypatch, ["Aaron Judge", "Right Field"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Aaron Judge"
     assert d.confidence != "High"  # spotted, not read: never presented as certain
 
 
 async def test_print_that_spells_no_catalog_name_names_no_card(ctx, cat, monkeypatch):
-    _tiny_print(monkeypatch, ["Right Field", "Centre/Centre"])
+    tiny_print(monkeypatch, ["Right Field", "Centre/Centre"])
     assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections == []
 
 
 async def test_the_segment_route_spots_only_its_segments_names(ctx, cat, monkeypatch):
-    _tiny_print(monkeypatch, ["Aaron Judge"])
+    tiny_print(monkeypatch, ["Aaron Judge"])
     res = await identify_card_segment(ctx, IdentifySegmentIn(
         image=Upload(data=photo(cat, ["judge"], seed=7), content_type="image/jpeg"), segment="pokemon"))
     assert res.detections == []
 
 
 async def test_a_card_added_after_an_identification_is_spotted_too(ctx, sessions, cat, monkeypatch):
-    _tiny_print(monkeypatch, ["Aaron Judge"])
+    tiny_print(monkeypatch, ["Aaron Judge"])
     assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections[0].card.name == "Aaron Judge"
     judge = cat.cards["judge"]
     async with sessions() as s, s.begin():
         s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Bryce Harper",
                    number="3"))
-    _tiny_print(monkeypatch, ["Bryce Harper"])
+    tiny_print(monkeypatch, ["Bryce Harper"])
     assert (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections[0].card.name == "Bryce Harper"
 
 
@@ -267,9 +223,9 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
     async with sessions() as s, s.begin():
         for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
             s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
-    _reads(monkeypatch, ["Stevems"])
+    read_lines(monkeypatch, ["Stevems"])
     monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes: (
-        [_kept(_spelled("Scott Stevens"), classes)], []))
+        [kept(spell("Scott Stevens"), classes)], []))
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
 
@@ -287,7 +243,7 @@ async def _judge_twins(sessions, cat, numbers: list[str]) -> list[Card]:
 async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
     # "#77" blurred: the "#" comes back as a "0" ("077"); the number still tells the two cards apart
     (twin,) = await _judge_twins(sessions, cat, ["77"])
-    _reads(monkeypatch, ["Aaron Judge", "077"])
+    read_lines(monkeypatch, ["Aaron Judge", "077"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(twin.id)
     assert d.confidence == "High"  # the number was read: no guess between the two
@@ -296,7 +252,7 @@ async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, ses
 async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty(ctx, sessions, cat, monkeypatch):
     # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess
     twins = await _judge_twins(sessions, cat, ["77", "78"])
-    _reads(monkeypatch, ["Aaron Judge", "177"])
+    read_lines(monkeypatch, ["Aaron Judge", "177"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(twins[0].id)
     assert d.confidence != "High"
@@ -306,7 +262,7 @@ async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_cert
     # "006" is "#96" with its "9" lost as often as it is #6 behind a "#" and a "0": only one "0" in
     # front of a number is taken for the "#", so the card with #6 is not reported as certain
     await _judge_twins(sessions, cat, ["6"])
-    _reads(monkeypatch, ["Aaron Judge", "006"])
+    read_lines(monkeypatch, ["Aaron Judge", "006"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.confidence != "High"
 
@@ -331,7 +287,7 @@ async def test_a_card_whose_lines_the_detector_never_finds_is_read_from_its_smal
 
 def _numbers_in_small_print(monkeypatch, lines: list[str]) -> None:
     """The name is read, and the small print's lines spell ``lines`` (blurred) where numbers are looked for."""
-    _tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=lines)
+    tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=lines)
 
 
 async def test_a_blurred_number_tells_cards_of_one_name_apart(ctx, sessions, cat, monkeypatch):
@@ -373,7 +329,7 @@ async def test_the_name_index_is_checked_once_per_photo_not_once_per_card(ctx, c
         return await version(**kw)
 
     monkeypatch.setattr(q, "name_index_version", counted)
-    _tiny_print(monkeypatch, ["Aaron Judge"])
+    tiny_print(monkeypatch, ["Aaron Judge"])
     res = await _identify(ctx, photo(cat, ["judge", "skenes", "ohtani"], seed=7))
     assert len(res.detections) == 3
     assert len(calls) == 1
@@ -394,7 +350,7 @@ async def test_a_word_hundreds_of_names_share_does_not_crowd_out_the_card_read(c
     # must still be among the candidates the word lookup returns
     await _named(sessions, cat, [("Fire Energy", str(n)) for n in range(100, 500)])
     (water,) = await _named(sessions, cat, [("Water Energy", "12")])
-    _reads(monkeypatch, ["Water Energy", "#12"])
+    read_lines(monkeypatch, ["Water Energy", "#12"])
     (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
     assert d.card.id == str(water.id) and d.confidence == "High"
 
@@ -403,7 +359,7 @@ async def test_a_name_sharing_a_word_with_the_name_read_is_not_that_name(ctx, se
     # "Water Energy" read whole and a stray "2": "Fire Energy" #2 is as similar to the line as 0.74 and
     # has the number, yet the name read is Water Energy's
     water, _ = await _named(sessions, cat, [("Water Energy", "12"), ("Fire Energy", "2")])
-    _reads(monkeypatch, ["Water Energy", "2"])
+    read_lines(monkeypatch, ["Water Energy", "2"])
     (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
     assert d.card.name == "Water Energy" and d.card.id == str(water.id)
 
@@ -411,7 +367,7 @@ async def test_a_name_sharing_a_word_with_the_name_read_is_not_that_name(ctx, se
 async def test_a_name_of_short_words_is_found_when_read_whole(ctx, sessions, cat, monkeypatch):
     # "Ho Oh" (words of two letters, which no word lookup takes) in a slab label's capitals
     (hooh,) = await _named(sessions, cat, [("Ho Oh", "XY153")])
-    _reads(monkeypatch, ["HO OH", "#XY153"])
+    read_lines(monkeypatch, ["HO OH", "#XY153"])
     (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
     assert d.card.id == str(hooh.id)
 
@@ -420,7 +376,7 @@ async def test_the_longer_name_read_whole_wins_over_a_name_inside_it(ctx, sessio
     # "Umbreon V" read: Umbreon is in the line too, but the card is Umbreon V, even with a stray "94"
     # that is Umbreon's number
     _, umbreon_v = await _named(sessions, cat, [("Umbreon", "94"), ("Umbreon V", "189")])
-    _reads(monkeypatch, ["Umbreon V", "DARKNESS POKEMON BASIC", "94"])
+    read_lines(monkeypatch, ["Umbreon V", "DARKNESS POKEMON BASIC", "94"])
     (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
     assert d.card.id == str(umbreon_v.id)
 
