@@ -45,7 +45,9 @@ class TextEvidence:
     folded_words: set[str] = field(default_factory=set)
     read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
     spotted: dict[str, float] = field(default_factory=dict)  # name -> similarity from ``spotted_similarity``
-    spotted_numbers: dict[str, float] = field(default_factory=dict)  # number -> credit from ``spotted_number``
+    spotted_numbers: dict[str, float] = field(default_factory=dict)  # number -> credit (``_identify_namesakes``)
+    spotted_context: dict[Any, float] = field(default_factory=dict)  # card id -> credit for its release and
+    # set spotted (``_identify_namesakes.spotted_context``)
     read_names: dict[str, float] = field(default_factory=dict)  # name -> ``_read_similarity`` (a cache)
     raw: list[str] = field(default_factory=list)  # the lines as read
     read_whole: set[str] = field(default_factory=set)  # catalog names read as a whole line (set before scoring)
@@ -99,33 +101,6 @@ def spotted_names(scores: dict[str, float]) -> dict[str, float]:
     if not ranked or (len(ranked) > 1 and ranked[0] - ranked[1] < SPOT_MARGIN):
         return {}
     return {n: sim for n, sc in scores.items() if (sim := spotted_similarity(sc)) > 0}
-
-
-def numbers_to_spot(ev: TextEvidence, cands: dict) -> list[str]:
-    """The numbers of the cards that share the best-scoring card's name, its name read, when two to
-    ``SPOT_NUMBERS`` of them differ and none was read (only their number tells them apart)."""
-    if not cands:
-        return []
-    best = max(cands.values(), key=lambda c: text_score(ev, c))["card"].name
-    if name_similarity(ev, best) < NAME_READ:
-        return []
-    distinct = sorted({c["card"].number for c in cands.values() if c["card"].name == best and c["card"].number})
-    if not 2 <= len(distinct) <= SPOT_NUMBERS or any(number_read(ev, n) for n in distinct):
-        return []
-    return distinct
-
-
-def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
-    """The number spotted among a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``)
-    with its credit (``SPOTTED_NUMBER``), when every one of ``numbers`` could be scored, the best
-    scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by ``SPOT_NUMBER_MARGIN``;
-    else none."""
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    if len(ranked) < max(2, len(numbers)) or ranked[0][1] < SPOT_NUMBER_MIN:
-        return {}
-    if ranked[0][1] - ranked[1][1] < SPOT_NUMBER_MARGIN:
-        return {}
-    return {ranked[0][0]: SPOTTED_NUMBER}
 
 
 def folded_query(ev: TextEvidence) -> list[str]:
@@ -194,11 +169,6 @@ def _read_similarity(ev: TextEvidence, name: str) -> float:
 
 
 LOOSE_NUMBER = 0.5  # number_read's credit for a number read behind one stray character
-SPOTTED_NUMBER = 0.2  # and for a number spotted (``spotted_number``), never read: enough to rank a
-# card above its namesakes, not to make the answer sure
-SPOT_NUMBER_MIN = -0.5  # per character: a number spotted must be nearly what the recogniser read
-SPOT_NUMBER_MARGIN = 0.6  # and beat every other card's number by this much per character
-SPOT_NUMBERS = 8  # numbers are spotted among at most this many cards of a name (more: any would fit)
 
 
 def number_read(ev: TextEvidence, number: str | None) -> float:
@@ -223,7 +193,7 @@ def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     name_sim = name_similarity(ev, c.name)
     num = number_read(ev, c.number)
     rel_words = {w for w in words(f"{cand['release_name'] or ''} {cand['set_name'] or ''}") if not w.isdigit()}
-    ctx = len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
+    ctx = max(len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0, ev.spotted_context.get(c.id, 0.0))
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
     return s if name_sim >= NAME_READ else s * 0.5

@@ -8,6 +8,7 @@ name, so the segment route spots only its own names.
 from __future__ import annotations
 
 import asyncio
+import string
 import uuid
 
 import numpy as np
@@ -15,9 +16,9 @@ import numpy as np
 from store.queries import identify as q
 from tools.context import ToolContext
 from vision import ocr
-from vision.spotting import NameSpotter, alphabet, spot_numbers
+from vision.spotting import NameSpotter, alphabet, spot_numbers, spot_words
 
-DIGITS = "0123456789"
+PRINTED = string.digits + string.ascii_letters  # card numbers, release and set words
 
 
 class CatalogNames:
@@ -26,8 +27,8 @@ class CatalogNames:
         for name, segment in rows:
             names.setdefault(name, set()).add(segment)
         self.segments = list(names.values())
-        # with the digits, for card numbers (``spot_numbers``)
-        self.columns, self.classes = alphabet([*names, DIGITS], ocr.charset())
+        # with the digits and letters, for card numbers and release words (``spot_numbers``, ``spot_words``)
+        self.columns, self.classes = alphabet([*names, PRINTED], ocr.charset())
         self.spotter = NameSpotter(list(names), self.columns)
         self._position = {name: i for i, name in enumerate(names)}
         self._masks: dict[uuid.UUID, np.ndarray] = {}
@@ -60,9 +61,17 @@ class CatalogNames:
     def spot_numbers(self, probs: list[np.ndarray], numbers: list[str]) -> dict[str, float]:
         """Each of ``numbers`` (a few cards' numbers) with its best score over the lines
         (``vision.spotting.spot_numbers``)."""
+        return self._best(probs, numbers, spot_numbers)
+
+    def spot_words(self, probs: list[np.ndarray], words: list[str]) -> dict[str, float]:
+        """Each of ``words`` (a few releases' and sets' words) with its best score over the lines
+        (``vision.spotting.spot_words``)."""
+        return self._best(probs, words, spot_words)
+
+    def _best(self, probs: list[np.ndarray], terms: list[str], spot) -> dict[str, float]:
         best: dict[str, float] = {}
         for p in probs:
-            for n, sc in spot_numbers(p, self.columns, numbers).items():
+            for n, sc in spot(p, self.columns, terms).items():
                 best[n] = max(best.get(n, -np.inf), sc)
         return best
 

@@ -162,25 +162,39 @@ def spot_numbers(probs: np.ndarray, columns: list[str], numbers: list[str]) -> d
     "No. 72"; not the "99" inside "1999"), against the recogniser's own best reading, per character
     (0 = read as printed, below 0 the less likely). For telling apart a few cards that share their
     name, when blurred print no longer reads as their number."""
+    return _spot_set_off(probs, columns, numbers, str.isdigit)
+
+
+def spot_words(probs: np.ndarray, columns: list[str], terms: list[str]) -> dict[str, float]:
+    """``{word: score}`` like ``spot_numbers`` for words (a release's or set's: "Topps", "Plasma")
+    set off by a character that is not a letter, or the line's end ("1989 Topps Baseball"; not the
+    "Set" inside "Sunset"). Case counts: pass each form printed ("Topps", "TOPPS")."""
+    return _spot_set_off(probs, columns, terms, str.isalpha)
+
+
+def _spot_set_off(probs: np.ndarray, columns: list[str], terms: list[str], kind) -> dict[str, float]:
+    """``spot_numbers`` / ``spot_words``: ``kind`` tells the characters a term is made of (those that
+    cannot set it off); terms with a character the columns lack are not scored."""
     index = {ch: i for i, ch in enumerate(columns)}
-    digits = [i for ch, i in index.items() if len(ch) == 1 and ch.isdigit()]
-    forms = [[index[ch] for ch in n if ch in index] for n in numbers]
-    keep = [i for i, f in enumerate(forms) if f and len(f) == len(numbers[i])]
-    if not keep or not digits or probs.ndim != 2 or probs.shape[0] < 2:
+    same = [i for ch, i in index.items() if len(ch) == 1 and kind(ch)]
+    forms = [[index[ch] for ch in n if ch in index] for n in terms]
+    keep = [i for i, f in enumerate(forms) if f and len(f) == len(terms[i])]
+    if not keep or not same or probs.ndim != 2 or probs.shape[0] < 2:
         return {}
     lp = np.log(np.maximum(probs, 1e-12))
     best = lp[:, -1]  # ``BEST``: each frame's largest probability over every class
-    other = np.delete(lp[:, :-1], [0, *digits], axis=1).max(axis=1)
-    # a separator: any character but a digit; the columns hold a few of them, so a frame whose best
-    # class is neither a digit nor the blank (a class outside the columns) is a separator at its best
-    sep = np.where(np.maximum(lp[:, digits].max(axis=1), lp[:, 0]) >= best - 1e-6, other, best)
+    other = np.delete(lp[:, :-1], [0, *same], axis=1).max(axis=1)
+    # a separator: any character of another kind; the columns hold a few of them, so a frame whose
+    # best class is neither of the term's kind nor the blank (a class outside the columns) is a
+    # separator at its best
+    sep = np.where(np.maximum(lp[:, same].max(axis=1), lp[:, 0]) >= best - 1e-6, other, best)
     width = max(len(forms[i]) for i in keep)
     labels = np.zeros((len(keep), width), dtype=np.int64)
     lengths = np.array([len(forms[i]) for i in keep], dtype=np.int64)
     for r, i in enumerate(keep):
         labels[r, :lengths[r]] = forms[i]
     ll = _keyword_log_likelihood(lp, sep, labels, lengths)
-    return {numbers[i]: float((ll[r] - best.sum()) / lengths[r]) for r, i in enumerate(keep)}
+    return {terms[i]: float((ll[r] - best.sum()) / lengths[r]) for r, i in enumerate(keep)}
 
 
 def _keyword_log_likelihood(lp: np.ndarray, sep: np.ndarray, labels: np.ndarray, lengths: np.ndarray

@@ -11,8 +11,10 @@ import itertools
 import cv2
 import numpy as np
 
+from tools._identify_namesakes import CONTEXT_MIN
 from vision import ocr, smallprint
-from vision.spotting import BEST, NameSpotter, _ctc_log_likelihood, _keyword_log_likelihood, alphabet, spot_numbers
+from vision.spotting import (BEST, NameSpotter, _ctc_log_likelihood, _keyword_log_likelihood, alphabet, spot_numbers,
+                             spot_words)
 
 CHARSET = ["blank", *"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.'-/", " "]
 LOOKALIKE = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "c": "e", "o": "a", "t": "l", "l": "t"}
@@ -241,3 +243,26 @@ def test_a_number_inside_a_longer_number_is_not_spotted():
 
 def test_numbers_with_characters_the_columns_lack_are_not_scored():
     assert spot_numbers(number_frames("#72"), NUMBER_COLUMNS, ["Mc-15", "72"]).keys() == {"72"}
+
+
+def _word_frames(text: str, *, blur: float = 0.45, seed: int = 0) -> np.ndarray:
+    """``frames`` (letters blurred toward look-alikes) with each frame's best as the last column."""
+    probs = frames(text, blur=blur, seed=seed)
+    return np.concatenate([probs, probs.max(axis=1, keepdims=True)], axis=1)
+
+
+def test_a_blurred_release_word_is_spotted_ahead_of_other_releases_words():
+    columns = [*CHARSET, BEST]
+    for seed, line in enumerate(["Topps Baseball Base Set", "Traded Topps", "TOPPS"]):
+        want = "TOPPS" if line.isupper() else "Topps"
+        scores = spot_words(_word_frames(line, seed=seed), columns, [want, "Fleer", "Score", "Donruss", "Bowman"])
+        ranked = sorted(scores, key=lambda w: -scores[w])
+        assert ranked[0] == want, (line, scores)
+        assert scores[want] > -0.6 and scores[want] - scores[ranked[1]] > 0.4, (line, scores)
+
+
+def test_a_word_inside_a_longer_word_is_not_spotted():
+    # "Set" is in "Sunset", "Base" in "Baseball": only as part of a longer word, well below what counts
+    # as a release's word spotted
+    scores = spot_words(_word_frames("Sunset Baseball", blur=0.1), [*CHARSET, BEST], ["Set", "Base", "Sunset"])
+    assert max(scores["Set"], scores["Base"]) < CONTEXT_MIN < scores["Sunset"], scores

@@ -1,0 +1,165 @@
+"""Cards that share the name read, told apart when their number was not read: by the words of their
+release and set spotted in blurred print, and by a number read in a card's corner."""
+
+from __future__ import annotations
+
+import io
+import uuid
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from store.models import Card, CardSet, Release
+from tests.factories import seed_catalog
+from tests.vision.helpers import photo
+from tests.vision.ocr_fakes import read_lines, tiny_print
+from tools import _identify_namesakes as ns
+from tools._models import Upload
+from tools.identify import IdentifyIn, identify_card
+from vision import ocr, pipeline, smallprint
+from vision.render import CardSpec, render_card
+from vision.spotting import alphabet
+
+
+@pytest.fixture
+async def cat(sessions):
+    return await seed_catalog(sessions)
+
+
+async def _identify(ctx, data: bytes):
+    return await identify_card(ctx, IdentifyIn(image=Upload(data=data, content_type="image/jpeg")))
+
+
+async def _judge_in(sessions, cat, releases: list[tuple[str, str]]) -> list[Card]:
+    """An Aaron Judge card in each new release ``(release name, number)`` (set "Base", identifiable)."""
+    judge = cat.cards["judge"]
+    seg = cat.releases["chrome"].segment_id
+    cards = []
+    async with sessions() as s, s.begin():
+        for name, number in releases:
+            rel = Release(id=uuid.uuid4(), segment_id=seg, name=name, year=name[:4])
+            s.add(rel)
+            await s.flush()
+            base = CardSet(id=uuid.uuid4(), release_id=rel.id, name="Base", is_identifiable=True)
+            s.add(base)
+            await s.flush()
+            cards.append(Card(id=uuid.uuid4(), set_id=base.id, release_id=rel.id, name="Aaron Judge", number=number,
+                              number_sort=int(number), description=judge.description))
+        s.add_all(cards)
+    return cards
+
+
+async def test_the_release_spotted_in_blurred_print_tells_namesakes_apart(ctx, sessions, cat, monkeypatch):
+    # the name reads; the header "2023 Donruss Baseball" only as a blur: of the three Aaron Judge
+    # cards (2024 Topps Chrome #2, 2023 Bowman #77, 2023 Donruss #78) the Donruss one comes first,
+    # and the Bowman one when the blur spells Bowman: a guess (not High), the others suggested
+    bowman, donruss = await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77"),
+                                                      ("2023 Donruss Baseball", "78")])
+    for printed, want in (("2023 Donruss Baseball", donruss), ("2023 Bowman Baseball", bowman)):
+        tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=[printed])
+        (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+        assert d.card.id == str(want.id), printed
+        assert d.confidence != "High"
+        assert {s.number for s in d.card.suggestions or []} >= {"2", "77", "78"} - {want.number}
+
+
+async def test_the_release_spotted_narrows_the_numbers_spotted_among_many_namesakes(ctx, sessions, cat,
+                                                                                       monkeypatch):
+    # a name with more cards than numbers are spotted among (a player in ten releases): no number
+    # is spotted among them all, but among the two of the release spotted it is
+    others = await _judge_in(sessions, cat, [(f"20{10 + i} Release{'abcdefghi'[i]} Baseball", str(30 + i))
+                                             for i in range(9)])
+    a, b = await _judge_in(sessions, cat, [("2023 Donruss Baseball", "77"), ("2023 Donruss Baseball", "78")])
+    assert len({c.number for c in [*others, a, b]}) > ns.SPOT_NUMBERS
+    tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["2023 Donruss Baseball", "#78"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(b.id)
+    assert d.confidence != "High"
+
+
+async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
+    # no read finds a line in the corner, but the recogniser on the corner itself reads "#78"
+    _, twin = await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77"), ("2023 Donruss Baseball", "78")])
+    read_lines(monkeypatch, ["Aaron Judge"])
+    corners = []
+
+    def read_corners(crop, classes):
+        corners.append(crop.shape)
+        return ["#78"], []
+
+    monkeypatch.setattr(smallprint, "read_corners", read_corners)
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert corners
+    assert d.card.id == str(twin.id)
+
+
+async def test_a_card_named_at_first_sight_has_its_corners_left_unread(ctx, cat, monkeypatch):
+    read_lines(monkeypatch, ["Aaron Judge"])
+    corners = []
+    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes: corners.append(1) or ([], []))
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.name == "Aaron Judge" and not corners
+
+
+def test_a_number_the_text_detector_passes_over_is_read_in_the_corner():
+    # a card a few hundred pixels tall, blurred and compressed, straightened back to 500 x 700: the
+    # first read finds the name but no line where "#43" is printed; the corner read reads it
+    spec = CardSpec(id="krabby-43", name="Krabby", number="43", set_name="Sword & Shield",
+                    release_name="Sword & Shield", year="2020", team="WATER POKEMON BASIC", segment="Pokemon")
+    small = cv2.GaussianBlur(cv2.resize(render_card(spec), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA),
+                             (0, 0), 1.5)
+    buf = io.BytesIO()
+    Image.fromarray(small).save(buf, "JPEG", quality=60)
+    crop = cv2.resize(np.asarray(Image.open(buf)), (500, 700), interpolation=cv2.INTER_LINEAR)
+    first = [t for t, _, _ in pipeline._ocr_lines(crop)]
+    assert "Krabby" in first and not any("43" in t for t in first), first
+    _, classes = alphabet(["0123456789"], ocr.charset())
+    texts, probs = smallprint.read_corners(crop, classes)
+    assert "43" in texts, texts
+    assert len(probs) == len(smallprint.corner_crops(crop))
+    # upside down, the same corner is read from the card turned
+    texts, _ = smallprint.read_corners(np.ascontiguousarray(crop[::-1, ::-1]), classes)
+    assert "43" in texts, texts
+
+
+def _cand(release: str, set_name: str = "Base Set", number: str = "1") -> dict:
+    card = SimpleNamespace(id=uuid.uuid4(), name="Jesse Orosco", number=number)
+    return {"card": card, "release_name": release, "set_name": set_name}
+
+
+def _scores(printed: str, words: list[str]) -> dict[str, float]:
+    """Spotting scores as a blurred header gives them: a word printed near 0, others far below."""
+    return {w: (-0.3 if w in printed.split() else -2.5) for w in words}
+
+
+def test_the_release_printed_wins_over_its_namesakes_releases():
+    topps, traded, fleer = (_cand("1989 Topps Baseball", number="513"), _cand("1989 Topps Traded Baseball",
+                                                                                number="91T"),
+                            _cand("1989 Fleer Baseball", number="68"))
+    group = [topps, traded, fleer]
+    words = ns.word_forms(set().union(*ns.distinguishing_words(group).values()))
+    assert "Baseball" not in words and "Topps" in words and "TOPPS" in words  # every namesake's word: no evidence
+    assert ns.spotted_context(group, _scores("1989 Topps Baseball Base Set", words)) == {topps["card"].id: 1.0}
+    # the more specific release wins when its further word is printed too
+    assert ns.spotted_context(group, _scores("1989 Topps Traded Baseball", words)) == {traded["card"].id: 1.0}
+    assert ns.spotted_context(group, _scores("1989 FLEER BASEBALL".title(), words)) == {fleer["card"].id: 1.0}
+
+
+def test_a_release_spotted_no_better_than_another_or_unscored_is_no_evidence():
+    topps, fleer = _cand("1989 Topps Baseball", number="513"), _cand("1989 Fleer Baseball", number="68")
+    words = ["Fleer", "FLEER", "TOPPS", "Topps"]
+    assert ns.spotted_context([topps, fleer], {**_scores("Topps Fleer", words)}) == {}  # both printed alike
+    assert ns.spotted_context([topps, fleer], _scores("Score", words)) == {}  # neither printed
+    assert ns.spotted_context([topps, fleer], {"Topps": -0.2}) == {}  # Fleer's words could not be scored
+
+
+def test_cards_of_the_release_spotted_share_its_credit():
+    a, b, c = (_cand("Plasma Freeze", "Plasma Freeze", "54"), _cand("Plasma Freeze", "Plasma Freeze", "55"),
+               _cand("Dark Explorers", "Dark Explorers", "51"))
+    words = ns.word_forms(set().union(*ns.distinguishing_words([a, b, c]).values()))
+    got = ns.spotted_context([a, b, c], _scores("2013 Plasma Freeze Plasma Freeze", words))
+    assert got == {a["card"].id: 1.0, b["card"].id: 1.0}
+    assert ns.numbers_to_spot([x for x in (a, b, c) if x["card"].id in got]) == ["54", "55"]

@@ -1,0 +1,117 @@
+"""Telling apart cards that share the name read when their number was not read (no I/O here).
+
+A real catalog has many cards of a name: a player in up to ten releases of one year, 117 Pikachu.
+When blurred print keeps the number from being read, two kinds of print still tell them apart, and
+both are spotted in the recogniser's per-frame output (``vision.spotting``) of the lines the text
+detector passed over:
+
+1. the words of the card's release and set ("1989 Topps Baseball Base Set", "PLASMA FREEZE"):
+   longer than a number, so they survive blur that garbles it (``spotted_context``);
+2. then the number, among the namesakes of the release spotted, or all of them
+   (``spotted_number``).
+
+Either credits one card a little (see ``SPOTTED_CONTEXT`` and ``SPOTTED_NUMBER``): enough to rank it
+above its namesakes, not to make the answer sure (``identify._match`` keeps it below High).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import numpy as np
+
+from tools._identify_match import NAME_READ, TextEvidence, name_similarity, number_read, text_score
+from vision.text import raw_words
+
+SPOTTED_NUMBER = 0.2  # a number spotted, never read: its ``number_read`` credit
+SPOT_NUMBER_MIN = -0.5  # per character: a number spotted must be nearly what the recogniser read
+SPOT_NUMBER_MARGIN = 0.6  # and beat every other card's number by this much per character
+SPOT_NUMBERS = 8  # numbers are spotted among at most this many cards of a name (more: any would fit)
+SPOTTED_CONTEXT = 1.0  # a release and set spotted: as if their words were read (``text_score``'s share)
+CONTEXT_MIN = -0.6  # per character: the words of the release spotted must be nearly what was read
+CONTEXT_MARGIN = 0.4  # and beat every other namesake's release and set by this much per character
+CONTEXT_LETTERS = 3  # shorter words ("of", "V") fit any print
+
+
+def namesakes(ev: TextEvidence, cands: dict) -> list[dict]:
+    """The candidates sharing the best-scoring card's name, its name read, when two or more numbers
+    among them differ and none was read (only their number, release or set tells them apart)."""
+    if not cands:
+        return []
+    best = max(cands.values(), key=lambda c: text_score(ev, c))["card"].name
+    if name_similarity(ev, best) < NAME_READ:
+        return []
+    group = [c for c in cands.values() if c["card"].name == best and c["card"].number]
+    distinct = {c["card"].number for c in group}
+    if len(distinct) < 2 or any(number_read(ev, n) for n in distinct):
+        return []
+    return group
+
+
+def context_words(cand: dict) -> set[str]:
+    """The words of a candidate's release and set name as printed (no year, no short words)."""
+    text = f"{cand['release_name'] or ''} {cand['set_name'] or ''}"
+    return {w for w in raw_words(text) if len(w) >= CONTEXT_LETTERS and w.isalpha()}
+
+
+def distinguishing_words(group: list[dict]) -> dict[uuid.UUID, set[str]]:
+    """Each namesake's context words less those every namesake shares ("Baseball" of 1989's releases)."""
+    words = {c["card"].id: context_words(c) for c in group}
+    shared = set.intersection(*words.values()) if words else set()
+    return {cid: ws - shared for cid, ws in words.items()}
+
+
+def word_forms(words: set[str]) -> list[str]:
+    """Each word as a card prints it and in capitals (a slab's label)."""
+    return sorted({f for w in words for f in (w, w.upper())})
+
+
+def spotted_context(group: list[dict], scores: dict[str, float]) -> dict[uuid.UUID, float]:
+    """The namesakes whose release and set words were spotted (``scores``: per word form, per
+    character, as ``CatalogNames.spot_words`` gives), with credit ``SPOTTED_CONTEXT``: every word
+    scored, the best release and set (its words' scores weighted by length) at ``CONTEXT_MIN`` or
+    more and ahead of every other by ``CONTEXT_MARGIN``, except one whose words are all among its
+    own ("Topps" beside "Topps Traded": the more specific one wins when its further words were
+    spotted too). The cards of that release and set all get the credit (their number tells them
+    apart). Else none."""
+    by_words = distinguishing_words(group)
+    word_score: dict[str, float] = {}
+    for w in set().union(*by_words.values()):
+        sc = max((scores[f] for f in (w, w.upper()) if f in scores), default=None)
+        if sc is None:
+            return {}  # a word that could not be scored: no fair comparison
+        word_score[w] = sc
+    keys = sorted({frozenset(ws) for ws in by_words.values()}, key=len)
+    if len(keys) < 2:
+        return {}
+
+    def score(ws: frozenset) -> float:  # nothing of its own to spot: never spotted
+        return sum(len(w) * word_score[w] for w in ws) / sum(len(w) for w in ws) if ws else -np.inf
+
+    best = max(keys, key=score)
+    for ws in keys:  # the more specific release whose further words were spotted too
+        if best < ws and all(word_score[w] >= CONTEXT_MIN for w in ws - best):
+            best = ws
+    if score(best) < CONTEXT_MIN or any(score(best) - score(ws) < CONTEXT_MARGIN
+                                        for ws in keys if ws != best and not ws < best):
+        return {}
+    return {cid: SPOTTED_CONTEXT for cid, ws in by_words.items() if frozenset(ws) == best}
+
+
+def numbers_to_spot(group: list[dict]) -> list[str]:
+    """The namesakes' numbers when two to ``SPOT_NUMBERS`` of them differ."""
+    distinct = sorted({c["card"].number for c in group})
+    return distinct if 2 <= len(distinct) <= SPOT_NUMBERS else []
+
+
+def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
+    """The number spotted among a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``)
+    with its credit (``SPOTTED_NUMBER``), when every one of ``numbers`` could be scored, the best
+    scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by ``SPOT_NUMBER_MARGIN``;
+    else none."""
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if len(ranked) < max(2, len(numbers)) or ranked[0][1] < SPOT_NUMBER_MIN:
+        return {}
+    if ranked[0][1] - ranked[1][1] < SPOT_NUMBER_MARGIN:
+        return {}
+    return {ranked[0][0]: SPOTTED_NUMBER}
