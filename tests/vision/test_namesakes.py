@@ -4,6 +4,7 @@ release and set spotted in blurred print, and by a number read in a card's corne
 from __future__ import annotations
 
 import io
+import string
 import uuid
 from types import SimpleNamespace
 
@@ -70,8 +71,8 @@ async def test_the_release_spotted_narrows_the_numbers_spotted_among_many_namesa
                                                                                        monkeypatch):
     # a name with more cards than numbers are spotted among (a player in ten releases): no number
     # is spotted among them all, but among the two of the release spotted it is
-    others = await _judge_in(sessions, cat, [(f"20{10 + i} Release{'abcdefghi'[i]} Baseball", str(30 + i))
-                                             for i in range(9)])
+    others = await _judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(30 + i))
+                                             for i in range(ns.SPOT_NUMBERS)])
     a, b = await _judge_in(sessions, cat, [("2023 Donruss Baseball", "77"), ("2023 Donruss Baseball", "78")])
     assert len({c.number for c in [*others, a, b]}) > ns.SPOT_NUMBERS
     tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["2023 Donruss Baseball", "#78"])
@@ -163,3 +164,21 @@ def test_cards_of_the_release_spotted_share_its_credit():
     got = ns.spotted_context([a, b, c], _scores("2013 Plasma Freeze Plasma Freeze", words))
     assert got == {a["card"].id: 1.0, b["card"].id: 1.0}
     assert ns.numbers_to_spot([x for x in (a, b, c) if x["card"].id in got]) == ["54", "55"]
+
+
+async def test_a_number_is_spotted_among_a_dozen_cards_of_one_name(ctx, sessions, cat, monkeypatch):
+    # a Pokemon with fifteen cards (Larvesta): the blurred "#78" still tells them apart
+    cards = await _judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(67 + i))
+                                            for i in range(12)])
+    assert 8 < len(cards) + 1 <= ns.SPOT_NUMBERS
+    tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["#78"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.number == "78"
+    assert d.confidence != "High"
+
+
+def test_a_number_spotted_must_come_near_the_reading_and_clear_of_the_rest():
+    assert ns.spotted_number(["698", "599", "103"], {"698": -0.6, "599": -1.8, "103": -1.9}) == {"698": 0.2}
+    assert ns.spotted_number(["698", "599"], {"698": -1.5, "599": -3.0}) == {}  # nothing near what was read
+    assert ns.spotted_number(["55", "54"], {"55": -0.45, "54": -0.61}) == {}  # two fit alike
+    assert ns.spotted_number(["55", "54"], {"55": -0.2}) == {}  # one could not be scored
