@@ -14,6 +14,7 @@ against.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import cv2
@@ -171,7 +172,13 @@ def read_corners(crop: np.ndarray, classes: np.ndarray) -> tuple[list[str], list
     reads ("43" for Krabby #43). Returns the texts read (as ``read`` keeps them) and the per-frame
     probabilities (``ocr.frames`` over ``classes``) for spotting numbers."""
     found = ocr.frames(corner_crops(crop), classes)
-    return [t for t, sc, _ in found if sc >= 0.5 and _characters(t) >= 2], [p for _, _, p in found]
+    texts = [_EDGES.sub("", t) for t, sc, _ in found if sc >= 0.5]
+    return [t for t in texts if _characters(t) >= 2], [p for _, _, p in found]
+
+
+# the card's edge and border cut into a corner read as a dash or a stroke before or after the print
+# ("一16", "一*26", "—0619" for #16, #26, #0619): dropped, so that a number stands alone as it is printed
+_EDGES = re.compile(r"^[^0-9A-Za-z#]+|[^0-9A-Za-z]+$")
 
 
 def _characters(text: str) -> int:

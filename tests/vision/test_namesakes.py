@@ -182,3 +182,12 @@ def test_a_number_spotted_must_come_near_the_reading_and_clear_of_the_rest():
     assert ns.spotted_number(["698", "599"], {"698": -1.5, "599": -3.0}) == {}  # nothing near what was read
     assert ns.spotted_number(["55", "54"], {"55": -0.45, "54": -0.61}) == {}  # two fit alike
     assert ns.spotted_number(["55", "54"], {"55": -0.2}) == {}  # one could not be scored
+
+
+def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
+    # the border cut into the corner comes back as a dash or a stroke: "一16" is the number 16
+    read = ["一16", "一*26", "Krabby ~", "一", "7"]
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: [(t, 0.9, np.zeros((2, 3), np.float32)) for t in read])
+    texts, probs = smallprint.read_corners(np.zeros((700, 500, 3), np.uint8), np.arange(2))
+    assert texts == ["16", "26", "Krabby"]  # a lone dash or digit is no print (as in the small print read)
+    assert len(probs) == len(read)
