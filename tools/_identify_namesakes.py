@@ -3,7 +3,7 @@
 A real catalog has many cards of a name: a player in up to ten releases of one year, 117 Pikachu.
 When blurred print keeps the number from being read, two kinds of print still tell them apart, and
 both are spotted in the recogniser's per-frame output (``vision.spotting``) of the lines the text
-detector passed over:
+detector passed over and of the card's corners (``vision.smallprint``):
 
 1. the words of the card's release and set ("1989 Topps Baseball Base Set", "PLASMA FREEZE"):
    longer than a number, so they survive blur that garbles it (``spotted_context``);
