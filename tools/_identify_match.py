@@ -131,6 +131,12 @@ def words_similarity(ev: TextEvidence, name: str) -> float:
     return sum(len(t) * max(_word_similarity(t, r) for r in ev.read_words) for t in tokens) / total
 
 
+def forget_word_similarities() -> None:
+    """Empty ``_word_similarity``'s cache (after a request: its pairs seldom recur in the next photo,
+    and a full cache holds about 26 MB a server keeps between requests)."""
+    _word_similarity.cache_clear()
+
+
 def name_similarity(ev: TextEvidence, name: str) -> float:
     """How well the OCR text shows ``name`` (0..1): read as is (1.0), read with confusable letters
     (0.95), read as separate words in any order, as on sideways or two-line name plates (0.95), or

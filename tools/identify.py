@@ -41,8 +41,10 @@ async def run_cpu(fn, *args, **kwargs):
 
 
 def release_memory() -> None:
-    """After an image request: the memory its work freed goes back to the system (``vision.memory``),
-    in the image worker once its queued work is done, without holding up the response."""
+    """After an image request: the word similarities cached for its matching are dropped, and the
+    memory its work freed goes back to the system (``vision.memory``), in the image worker once its
+    queued work is done, without holding up the response."""
+    m.forget_word_similarities()
     _EXECUTOR.submit(memory.release)
 
 

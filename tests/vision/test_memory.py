@@ -16,6 +16,8 @@ from tests.factories import seed_catalog
 from tests.hardening.pgcluster import free_port
 from tests.hardening.test_shutdown import _wait_ready
 from tests.vision.helpers import photo
+from tests.vision.ocr_fakes import read_lines
+from tools import _identify_match as m
 from tools import identify as ident
 from vision import memory
 
@@ -71,6 +73,23 @@ async def test_every_image_request_releases_its_memory_also_when_it_fails(client
         assert r.status == 400, path
     ident._EXECUTOR.submit(lambda: None).result()  # the releases queued behind the work are done
     assert len(calls) == 6
+
+
+async def test_an_answered_identification_keeps_no_word_similarities(client, auth, cat, monkeypatch):
+    # the matching caches how well each catalog name's words fit the words read (tens of MB once
+    # full, on a real catalog); the next photo reads other words, so the cache goes with the request
+    read_lines(monkeypatch, ["Prwl Slrenes"])  # a blurred name: scored word by word
+
+    async def identify() -> int:
+        m._word_similarity.cache_clear()
+        r = await client.post("/v1/identify/card", data=photo(cat, ["skenes"], seed=4),
+                              headers={**auth, "Content-Type": "image/jpeg"})
+        assert r.status == 200 and (await r.json())["detections"]
+        return m._word_similarity.cache_info().currsize
+
+    assert await identify() == 0
+    monkeypatch.setattr(m, "forget_word_similarities", lambda: None)
+    assert await identify() > 0  # what the request had cached
 
 
 # An OCR call's blocks, as glibc sees them: one 12 MB block freed first (glibc then raises its mmap
