@@ -192,13 +192,18 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
     return ev.spotted_numbers.get(number, 0.0)
 
 
+def release_text(cand: dict[str, Any]) -> str:
+    """A candidate's release and set names, as a card prints them."""
+    return f"{cand['release_name'] or ''} {cand['set_name'] or ''}"
+
+
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     if not ev.lines:
         return 0.0
     c = cand["card"]
     name_sim = name_similarity(ev, c.name)
     num = number_read(ev, c.number)
-    rel_words = {w for w in words(f"{cand['release_name'] or ''} {cand['set_name'] or ''}") if not w.isdigit()}
+    rel_words = {w for w in words(release_text(cand)) if not w.isdigit()}
     ctx = max(len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0, ev.spotted_context.get(c.id, 0.0))
     yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr

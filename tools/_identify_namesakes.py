@@ -20,7 +20,8 @@ import uuid
 
 import numpy as np
 
-from tools._identify_match import NAME_READ, TextEvidence, name_similarity, number_read, text_score
+from tools._identify_match import (NAME_READ, TextEvidence, name_similarity, number_read, release_text,
+                                   text_score)
 from vision.text import raw_words
 
 SPOTTED_NUMBER = 0.2  # a number spotted, never read: its ``number_read`` credit
@@ -53,8 +54,7 @@ def namesakes(ev: TextEvidence, cands: dict) -> list[dict]:
 
 def context_words(cand: dict) -> set[str]:
     """The words of a candidate's release and set name as printed (no year, no short words)."""
-    text = f"{cand['release_name'] or ''} {cand['set_name'] or ''}"
-    return {w for w in raw_words(text) if len(w) >= CONTEXT_LETTERS and w.isalpha()}
+    return {w for w in raw_words(release_text(cand)) if len(w) >= CONTEXT_LETTERS and w.isalpha()}
 
 
 def distinguishing_words(group: list[dict]) -> dict[uuid.UUID, set[str]]:
