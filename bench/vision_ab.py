@@ -2,10 +2,12 @@
 
     python bench/vision_ab.py --a /tmp/old-checkout --b . [--photos 40] [--rows scans,hard,medium]
                               [--scans ../shared/data/hockeycards] [--modes text] [--rounds 1]
+    python bench/vision_ab.py --a /tmp/old-checkout --b . --real ../shared/data --rows hard
+
 
 Each checkout runs in a worker process of its own (its own imports, its own OCR engine and
 SQLite catalog, built like ``python -m evals.vision`` with the same seed, so both see the same
-photos). The driver hands every photo to both workers one after the other, alternating which goes
+photos; ``--real``: the real catalogs, as ``evals.vision --real`` builds them, text mode only). The driver hands every photo to both workers one after the other, alternating which goes
 first (A B, B A, ...), so a shared machine's changing load falls on both alike. Printed per row
 and for all rows: latency p50 / p95 for 1-card and 4-card photos (what ``evals.vision`` times:
 analysis plus catalog matching), the accuracy counts of both (they should be equal), the load
@@ -48,14 +50,18 @@ def _worker(args) -> None:
         await grades_importer.run(sessions)
         async with sessions() as s, s.begin():
             key, _ = await key_queries.create(session=s, name="bench")
-        cards, specs, pars = await ev.build_catalog(sessions, args.cards, rng)
+        if args.real:
+            cards, specs, pars = await ev.build_real_catalog(sessions, Path(args.real), args.cards, rng)
+        else:
+            cards, specs, pars = await ev.build_catalog(sessions, args.cards, rng)
         ev.SPECS.update(specs)
         levels = ["easy", "medium", "hard"]
         photo_sets = {lv: ev.make_photos(cards, specs, pars, lv, args.photos, rng) for lv in levels}
         images: dict = {}
-        scan_cards = await ev.add_scans(sessions, ev.load_scans(Path(args.scans)), specs, images)
-        ev.SPECS.update(specs)
-        photo_sets["scans"] = ev.make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
+        if not args.real:
+            scan_cards = await ev.add_scans(sessions, ev.load_scans(Path(args.scans)), specs, images)
+            ev.SPECS.update(specs)
+            photo_sets["scans"] = ev.make_photos(scan_cards, specs, {}, "medium", args.photos, rng, images)
         ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
         mode = None
         print(json.dumps({"ready": True}), file=out, flush=True)
@@ -114,14 +120,19 @@ def main() -> None:
     p.add_argument("--modes", default="text")
     p.add_argument("--rounds", type=int, default=1, help="times each photo is timed per checkout")
     p.add_argument("--scans", default=os.path.join("..", "shared", "data", "hockeycards"))
+    p.add_argument("--real", help="the real catalogs instead of the generated one: path to shared/data (as "
+                                  "evals.vision --real; rows easy, medium, hard; text mode)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.real and not args.worker and (args.modes != "text" or "scans" in args.rows.split(",")):
+        p.error("--real times text mode only, on rows easy, medium and hard")
     if args.worker:
         _worker(args)
         return
     scans = os.path.abspath(args.scans)
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--a", "-", "--b", "-", "--photos",
-           str(args.photos), "--cards", str(args.cards), "--seed", str(args.seed), "--scans", scans]
+           str(args.photos), "--cards", str(args.cards), "--seed", str(args.seed), "--scans", scans,
+           *(["--real", os.path.abspath(args.real)] if args.real else [])]
     workers = {}
     for name, root in (("A", args.a), ("B", args.b)):
         env = {**os.environ, "PYTHONPATH": os.path.abspath(root)}
