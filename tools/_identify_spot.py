@@ -76,14 +76,21 @@ class CatalogNames:
         return best
 
 
-async def catalog_names(ctx: ToolContext, s) -> CatalogNames:
-    """The name index, checked against the catalog's version once per transaction (one request's
-    cards share it: the check counts the card table, which costs on a catalog of millions)."""
-    names = s.info.get("vision_names")
-    if names is None:
-        async def build() -> CatalogNames:
-            return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
+class RequestNames:
+    """The name index for one request's cards: checked against the catalog's version once, by the
+    first card that needs it (the check counts the card table, which costs on a catalog of millions),
+    while the request's other cards, matched at the same time, wait for it."""
 
-        names = s.info["vision_names"] = await ctx.service("vision_names", await q.name_index_version(session=s),
-                                                           build)
-    return names
+    def __init__(self, ctx: ToolContext):
+        self._ctx = ctx
+        self._names: CatalogNames | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self, s) -> CatalogNames:
+        async with self._lock:
+            if self._names is None:
+                async def build() -> CatalogNames:
+                    return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
+
+                self._names = await self._ctx.service("vision_names", await q.name_index_version(session=s), build)
+        return self._names

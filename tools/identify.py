@@ -1,7 +1,9 @@
 """Identification tools: cards in a photo matched to the catalog, detection, CardMagic, identifiable sets.
 
 The image work (``vision/``) runs in a worker thread so the server keeps answering other
-requests; catalog matching runs here against the database (``store/queries/identify.py``).
+requests; catalog
+matching runs here against the database (``store/queries/identify.py``), for the cards of one
+photo at once (``match_readings``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pydantic import Field, PrivateAttr
 from store.queries import identify as q
 from tools import _identify_match as m
 from tools import _identify_namesakes as ns
-from tools._identify_spot import CatalogNames, catalog_names
+from tools._identify_spot import CatalogNames, RequestNames
 from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
@@ -198,7 +200,8 @@ async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: di
     return ev
 
 
-async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: dict, segment_id) -> m.TextEvidence:
+async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id, request_names: RequestNames
+                      ) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), then its
@@ -213,7 +216,7 @@ async def _read_closer(ctx: ToolContext, s, reading: pipeline.Reading, cands: di
     line_crops: list = []
     for step in ("colour", "grey", "turned", "corners"):
         if step == "corners":
-            names = await catalog_names(ctx, s)
+            names = await request_names.get(s)
             closer, corner_probs = await run_cpu(smallprint.read_corners, reading.crop, names.classes)
         elif step == "turned":
             closer = await run_cpu(pipeline.read_turned, line_crops)
@@ -274,7 +277,28 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
         ev.spotted_numbers = ns.spotted_number(numbers, names.spot_numbers(probs, numbers))
 
 
-async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashIndex, segment_id) -> Detection | None:
+async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id) -> list[Detection | None]:
+    """Every card located in a photo matched to the catalog, all at once, each in a transaction of
+    its own: while one card's closer reads run in the image worker, another's catalog lookups and
+    spotting run here (one card after another, a four-card photo of the real catalogs waited for
+    them: 0.2-0.8 s of its 2.6-4.3 s). The image work itself stays one step at a time."""
+    async with ctx.transaction() as s:
+        index = await _reference_index(ctx, s)
+    names = RequestNames(ctx)
+
+    async def one(r: pipeline.Reading) -> Detection | None:
+        async with ctx.transaction() as s:
+            return await _match(s, r, index, segment_id, names)
+
+    try:
+        async with asyncio.TaskGroup() as tg:  # one card failing cancels the others
+            tasks = [tg.create_task(one(r)) for r in readings]
+    except ExceptionGroup as eg:
+        raise eg.exceptions[0] from None
+    return [t.result() for t in tasks]
+
+
+async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames) -> Detection | None:
     ev = m.evidence(reading.lines)
     cands = await _text_candidates(s, ev, segment_id)
     visual: dict[uuid.UUID, float] = {}
@@ -283,7 +307,7 @@ async def _match(ctx: ToolContext, s, reading: pipeline.Reading, index: HashInde
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
-        ev = await _read_closer(ctx, s, reading, cands, segment_id)
+        ev = await _read_closer(s, reading, cands, segment_id, names)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
@@ -394,17 +418,12 @@ async def _identify_image(ctx: ToolContext, data: bytes, key_id, segment_id, sta
     except VisionError as exc:
         raise vision_error(exc) from None
     request_id = uuid.uuid4()
+    detections = [d for d in await match_readings(ctx, analysis.readings, segment_id) if d is not None]
+    ms = round((time.perf_counter() - started) * 1000, 1)
+    result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
+                            detected_count=len(analysis.readings),
+                            identified_count=sum(1 for d in detections if d.card.id))
     async with ctx.transaction() as s:
-        index = await _reference_index(ctx, s)
-        detections = []
-        for r in analysis.readings:
-            d = await _match(ctx, s, r, index, segment_id)
-            if d is not None:
-                detections.append(d)
-        ms = round((time.perf_counter() - started) * 1000, 1)
-        result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
-                                detected_count=len(analysis.readings),
-                                identified_count=sum(1 for d in detections if d.card.id))
         await q.save_request(session=s, request_id=request_id, key_id=key_id, segment_id=segment_id,
                              detected=len(analysis.readings), ms=ms, result=result.model_dump(mode="json"))
     log.info("identified", extra={"request_id": str(request_id), "detected": result.detected_count,
