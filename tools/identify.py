@@ -1,7 +1,7 @@
 """Identification tools: cards in a photo matched to the catalog, detection, CardMagic, identifiable sets.
 
 The image work (``vision/``) runs in a worker thread so the server keeps answering other
-requests; catalog
+requests, and so does spotting names in small print (numpy over every catalog name); catalog
 matching runs here against the database (``store/queries/identify.py``), for the cards of one
 photo at once (``match_readings``).
 """
@@ -243,7 +243,7 @@ async def _read_small_print(s, reading: pipeline.Reading, cands: dict, segment_i
                                                  names.classes)
         await _spot_names(s, ev, cands, segment_id, names, name_probs)
         if m.weak_text(ev, cands):
-            _spot_namesake(ev, cands, names, [*number_probs, *corner_probs])
+            await asyncio.to_thread(_spot_namesake, ev, cands, names, [*number_probs, *corner_probs])
     return ev
 
 
@@ -251,10 +251,10 @@ async def _spot_names(s, ev: m.TextEvidence, cands: dict, segment_id, names: Cat
                       probs: list) -> None:
     """For print too small to read: the small-print lines and the closer reads' lines
     (``smallprint.spotting_probs``) are scored against every catalog name by the recogniser's
-    per-frame output (``vision.spotting``). Names spotted well enough to count as read go into
+    per-frame output (``vision.spotting``), in a thread off the event loop (up to ~0.15 s a card). Names spotted well enough to count as read go into
     ``ev.spotted`` and their cards into ``cands``."""
-    scores = names.spot(probs, segment_id=segment_id, also=sorted({c["card"].name for c in cands.values()}),
-                        margin=m.SPOT_MARGIN)
+    scores = await asyncio.to_thread(names.spot, probs, segment_id=segment_id,
+                                     also=sorted({c["card"].name for c in cands.values()}), margin=m.SPOT_MARGIN)
     ev.spotted = m.spotted_names(scores)
     read = [n for n, sim in ev.spotted.items() if sim >= m.NAME_READ]
     for c in await q.candidates_by_names(session=s, names=read, segment_id=segment_id):

@@ -267,3 +267,31 @@ async def test_identify_needs_a_key(client, cat):
     r = await client.post("/v1/identify/card", data=png(render_card(spec(cat, "judge"))),
                           headers={"Content-Type": "image/png"})
     assert r.status == 401
+
+
+async def test_server_answers_other_requests_while_names_are_spotted(client, auth, cat, monkeypatch):
+    # spotting scores every catalog name against the small print (numpy work of its own, after the
+    # image worker's reads): it runs off the event loop too
+    from tests.vision.ocr_fakes import tiny_print
+    from tools._identify_spot import CatalogNames
+
+    tiny_print(monkeypatch, ["Aaron Judge"])
+    release = threading.Event()
+    started = threading.Event()
+    real = CatalogNames.spot
+
+    def slow(self, *args, **kw):
+        started.set()
+        assert release.wait(10), "the event loop was blocked"
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(CatalogNames, "spot", slow)
+    ident = asyncio.create_task(client.post("/v1/identify/card", data=photo(cat, ["judge"], seed=4),
+                                            headers={**auth, "Content-Type": "image/jpeg"}))
+    while not started.is_set():
+        await asyncio.sleep(0.01)
+    other = await client.get("/v1/catalog/segments", headers=auth)
+    assert other.status == 200 and not ident.done()
+    release.set()
+    r = await ident
+    assert r.status == 200 and (await r.json())["detections"][0]["card"]["name"] == "Aaron Judge"
