@@ -4,6 +4,7 @@
     cardwise db upgrade | db current                      run / show migrations
     cardwise keys create [--name N] | keys list | keys revoke ID
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
+    cardwise identifiable on|off [--set ID] [--release ID] [--segment NAME|CODE|ID]   sets photos identify
     cardwise openapi                                      print the OpenAPI document
     cardwise model serve [--port P]                       the built-in model as an OpenAI-compatible server
     cardwise eval run SUITE... [--backend builtin|openai] [--record|--replay]   agent eval suites
@@ -206,6 +207,45 @@ def cmd_vision(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_identifiable(args: argparse.Namespace) -> int:
+    """``cardwise identifiable on|off``: the sets photo identification matches, by set, release or segment
+    (every set of it). Nothing changes unless every one named exists."""
+    from store.models import CardSet, Release
+    from store.queries import identify as iq
+
+    if not (args.set or args.release or args.segment):
+        print("cardwise identifiable: name at least one --set, --release or --segment", file=sys.stderr)
+        return 2
+    url = load_settings().database_url
+    migrations.upgrade(url)
+
+    async def run(sessions: Any) -> int:
+        async with sessions() as s, s.begin():
+            ids: dict[str, list[uuid.UUID]] = {"set": [], "release": [], "segment": []}
+            for kind, model, given in (("set", CardSet, args.set or []), ("release", Release, args.release or [])):
+                for ident in given:
+                    try:
+                        found = await s.get(model, uuid.UUID(ident))
+                    except ValueError:
+                        found = None
+                    if found is None:
+                        print(f"cardwise identifiable: no {kind} {ident}", file=sys.stderr)
+                        return 2
+                    ids[kind].append(found.id)
+            for ident in args.segment or []:
+                seg = await iq.resolve_segment(session=s, ident=ident)
+                if seg is None:
+                    print(f"cardwise identifiable: no segment {ident}", file=sys.stderr)
+                    return 2
+                ids["segment"].append(seg.id)
+            named, changed = await iq.mark_identifiable(session=s, on=args.state == "on", set_ids=ids["set"],
+                                                        release_ids=ids["release"], segment_ids=ids["segment"])
+        print(json.dumps({"identifiable": args.state == "on", "sets": named, "changed": changed}))
+        return 0
+
+    return asyncio.run(_changing_catalog(url, run))
+
+
 def cmd_openapi(args: argparse.Namespace) -> int:
     from api.openapi import build_openapi
 
@@ -251,6 +291,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="index: compute missing image features; render: draw a face for every card without an image "
                         "(generated/demo catalogs)")
     v.set_defaults(func=cmd_vision)
+
+    ident = sub.add_parser("identifiable", help="turn photo identification on or off for sets, releases or "
+                                                "segments (every set of them)")
+    ident.add_argument("state", choices=["on", "off"])
+    ident.add_argument("--set", action="append", metavar="ID", help="a set's id (repeatable)")
+    ident.add_argument("--release", action="append", metavar="ID", help="every set of a release (repeatable)")
+    ident.add_argument("--segment", action="append", metavar="NAME|CODE|ID",
+                       help="every set of a segment (repeatable)")
+    ident.set_defaults(func=cmd_identifiable)
 
     o = sub.add_parser("openapi", help="print the OpenAPI document")
     o.set_defaults(func=cmd_openapi)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import and_, case, func, literal_column, or_, select, text
+from sqlalchemy import and_, case, func, literal_column, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -225,6 +225,25 @@ async def identifiable_sets(*, session: AsyncSession, skip: int, take: int) -> t
 async def set_identifiable(*, session: AsyncSession, set_id: uuid.UUID) -> bool | None:
     s = await session.get(CardSet, set_id)
     return None if s is None else bool(s.is_identifiable)
+
+
+async def mark_identifiable(*, session: AsyncSession, on: bool, set_ids: list[uuid.UUID] = (),
+                            release_ids: list[uuid.UUID] = (), segment_ids: list[uuid.UUID] = ()) -> tuple[int, int]:
+    """Photo identification turned on or off for the sets given, every set of the releases given and
+    every set of the segments given. Returns ``(sets named, sets changed)``."""
+    conds = []
+    if set_ids:
+        conds.append(CardSet.id.in_(list(set_ids)))
+    if release_ids:
+        conds.append(CardSet.release_id.in_(list(release_ids)))
+    if segment_ids:
+        conds.append(CardSet.release_id.in_(select(Release.id).where(Release.segment_id.in_(list(segment_ids)))))
+    if not conds:
+        return 0, 0
+    named = (await session.execute(select(func.count(CardSet.id)).where(or_(*conds)))).scalar_one()
+    changed = await session.execute(update(CardSet).where(or_(*conds), CardSet.is_identifiable.is_not(on))
+                                    .values(is_identifiable=on).execution_options(synchronize_session=False))
+    return int(named), int(changed.rowcount)
 
 
 async def save_request(*, session: AsyncSession, request_id: uuid.UUID, key_id: uuid.UUID,
