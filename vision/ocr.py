@@ -95,21 +95,32 @@ def _tuned(eng, threads: int, *, spin: bool) -> None:
             cfg.session = ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
-def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None) -> list[tuple[str, float, list]]:
+def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list[bool] | None = None
+         ) -> list[tuple[str, float, list]]:
+    """``[(text, score, box)]``; ``crops``: see the module's notes; ``turned``: filled with one flag per
+    line returned, whether the angle classifier turned it round before it was recognised (as
+    rapidocr does: its label "180" above the classifier's threshold)."""
     if not available():  # pragma: no cover
         return []
     eng = engine()
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])
-    if crops is None:
+    flags: list[bool] = []
+    if crops is None and turned is None:
         res = eng(bgr)
-    else:  # the engine's own steps (RapidOCR.__call__), keeping the line crops
+    else:  # the engine's own steps (RapidOCR.__call__), keeping the line crops and the classifier's verdicts
         img, op_record = eng.preprocess_img(bgr)
         det, cls, rec, line_crops = eng.run_ocr_steps(img, op_record)
+        if rec.txts is not None:  # as build_final_output keeps the lines: those with text
+            thresh = eng.cfg.Cls.cls_thresh
+            verdicts = cls.cls_res or [("", 0.0)] * len(rec.txts)
+            flags = [bool(lab == "180" and sc > thresh) for (lab, sc), t in zip(verdicts, rec.txts) if t.strip()]
         res = eng.build_final_output(bgr, det, cls, rec, line_crops, op_record)
-        if res is not None and res.txts is not None:
+        if res is not None and res.txts is not None and crops is not None:
             crops.extend(line_crops)
     if res is None or res.txts is None:
         return []
+    if turned is not None and len(flags) == len(res.txts):
+        turned.extend(flags)
     boxes = res.boxes if res.boxes is not None else [None] * len(res.txts)
     out = []
     for txt, score, box in zip(res.txts, res.scores, boxes):

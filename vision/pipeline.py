@@ -34,6 +34,8 @@ class Reading:
     serials: list[tuple[int, int]] = field(default_factory=list)
     label: SlabLabel | None = None
     slab_crop: np.ndarray | None = None
+    # whether the straightened card is upside down, from its first read (``orientation``); None: not known
+    upside_down: bool | None = None
 
 
 @dataclass
@@ -44,31 +46,57 @@ class Analysis:
     timings: dict[str, float]
 
 
-def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None = None
-               ) -> list[tuple[str, float, list]]:
-    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``: see ``ocr.read``)."""
+def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None = None,
+               turned: list[bool] | None = None) -> list[tuple[str, float, list]]:
+    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``, ``turned``: see
+    ``ocr.read``; ``turned`` is left empty when the engine gave no verdict per line)."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     if s < 1.0:
         img = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
-    found = ocr.read(img) if crops is None else ocr.read(img, crops=crops)
+    flags: list[bool] = []
+    found = ocr.read(img) if crops is None and turned is None else ocr.read(img, crops=crops, turned=flags)
+    if turned is not None and len(flags) == len(found):
+        turned.extend(f for f, (_, sc, _) in zip(flags, found) if sc >= 0.5)
     return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in found if sc >= 0.5]
 
 
-def read_closer(crop: np.ndarray, *, grey: bool = False) -> tuple[list[str], list[np.ndarray]]:
+SURE_SCORE, SURE_CHARACTERS = 0.8, 3  # a line read this surely tells which way up the card is
+
+
+def orientation(found: list[tuple[str, float, list]], turned: list[bool]) -> bool | None:
+    """Whether a straightened card is upside down, from the lines its read was sure of (score
+    ``SURE_SCORE`` or more, ``SURE_CHARACTERS`` letters or digits or more): a line the angle classifier
+    turned the wrong way reads as garbage, so the sure lines read the right way up. True when every
+    one of them was turned round, False when none was; None when no line was sure, they disagree, or
+    the engine gave no verdicts."""
+    if len(turned) != len(found):
+        return None
+    votes = {flag for (t, sc, _), flag in zip(found, turned)
+             if sc >= SURE_SCORE and sum(ch.isalnum() for ch in t) >= SURE_CHARACTERS}
+    return votes.pop() if len(votes) == 1 else None
+
+
+def read_closer(crop: np.ndarray, *, grey: bool = False, way: list[bool | None] | None = None
+                ) -> tuple[list[str], list[np.ndarray]]:
     """A second, slower read of a straightened card whose first read named no card: the crop enlarged
     2x (bicubic) and sharpened, so print a few pixels tall reaches the recogniser with more detail.
     On photos of real scans it reads names the first pass missed or garbled about as often as the
     reverse, so the caller merges both reads. ``grey``: read the card's grey levels instead of its
     colours; on blurred, noisy photos the text detector then finds lines it misses in colour (red
     numbers on white, light names on a dark bar) while it loses others, so it is a further read, not
-    a replacement. Returns the lines and the line crops, for ``read_turned``."""
+    a replacement. Returns the lines and the line crops, for ``read_turned``; ``way``, if given,
+    gets which way up this read found the card (``orientation``)."""
     if grey:
         crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
     big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
     big = cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 3), -0.8, 0)
     line_crops: list[np.ndarray] = []
-    return [t for t, _, _ in _ocr_lines(big, 2 * max(crop.shape[:2]), line_crops)], line_crops
+    turned: list[bool] = []
+    found = _ocr_lines(big, 2 * max(crop.shape[:2]), line_crops, turned)
+    if way is not None:
+        way.append(orientation(found, turned))
+    return [t for t, _, _ in found], line_crops
 
 
 def read_turned(line_crops: list[np.ndarray]) -> list[str]:
@@ -282,7 +310,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                         label=label, slab_crop=slab)
         else:
             crop = detect.straighten(rgb, f.quad, "card")
-            found_lines = _ocr_lines(crop) if with_ocr else []
+            turned: list[bool] = []
+            found_lines = _ocr_lines(crop, turned=turned) if with_ocr else []
             end = _holder_label_end(rgb, f.quad, found_lines, (crop.shape[1], crop.shape[0])) if found_lines else None
             if end is not None:  # a holder seen in perspective with a card's proportions
                 slab = detect.straighten(rgb, f.quad, "slab")
@@ -292,7 +321,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                 continue
             lines = [t for t, _, _ in found_lines]
             feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
-            r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats)
+            r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats,
+                        upside_down=orientation(found_lines, turned))
             label = parse_label(lines)
             if label.company and (label.grade or label.cert):  # a slab whose outline was missed
                 r.kind, r.label = "slab", label

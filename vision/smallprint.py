@@ -114,11 +114,17 @@ class SmallPrint:
     probs: list[np.ndarray] = field(default_factory=list)  # per box, tight margin, as ``ocr.frames`` gives
 
 
-def read(crop: np.ndarray, classes: np.ndarray) -> SmallPrint:
+def read(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None) -> SmallPrint:
     """The lines found in a straightened card (RGB) read as text: the widest ``PROBES`` lines both
     ways up, the rest only the way the probes say the card is (reading every line both ways was
-    most of this step's time). ``classes``: the recogniser classes kept for spotting (``ocr.frames``)."""
+    most of this step's time); every line only one way when ``upside_down`` says which (the card's
+    first read was sure of some line, ``pipeline.orientation``). ``classes``: the recogniser classes
+    kept for spotting (``ocr.frames``)."""
     boxes = find_lines(crop)
+    if upside_down is not None:
+        lines = ocr.frames(line_crops(crop, boxes, margins=MARGINS[:1], turned=upside_down), classes)
+        texts = [t for t, sc, _ in lines if sc >= 0.5 and _characters(t) >= 2]
+        return SmallPrint(texts=texts, boxes=boxes, turned=upside_down, probs=[p for _, _, p in lines])
     crops = line_crops(crop, boxes, margins=MARGINS[:1])
     turned = line_crops(crop, boxes, margins=MARGINS[:1], turned=True)
     k = min(PROBES, len(crops))
@@ -152,13 +158,15 @@ CORNERS = ((0.02, 0.13, 0.55, 0.99), (0.02, 0.13, 0.01, 0.45))  # (y0, y1, x0, x
 # top band's right and left halves, where a card prints its number (read turned too: the bottom's)
 
 
-def corner_crops(crop: np.ndarray) -> list[np.ndarray]:
+def corner_crops(crop: np.ndarray, upside_down: bool | None = None) -> list[np.ndarray]:
     """The straightened card's corners (``CORNERS``) cut out as lines for the recogniser (BGR), of
     the card and of the card turned (a card upside down, or its bottom corners), each in colour and
-    in grey levels (a red number on white, blurred, reads in grey when it does not in colour)."""
+    in grey levels (a red number on white, blurred, reads in grey when it does not in colour); only
+    the card's top corners the right way up when ``upside_down`` says which way that is."""
     h, w = crop.shape[:2]
+    turned = np.ascontiguousarray(crop[::-1, ::-1])
     out = []
-    for img in (crop, crop[::-1, ::-1]):
+    for img in {None: (crop, turned), False: (crop,), True: (turned,)}[upside_down]:
         for y0, y1, x0, x1 in CORNERS:
             c = img[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)]
             grey = cv2.cvtColor(cv2.cvtColor(c, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2BGR)
@@ -166,12 +174,13 @@ def corner_crops(crop: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def read_corners(crop: np.ndarray, classes: np.ndarray) -> tuple[list[str], list[np.ndarray]]:
+def read_corners(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None
+                 ) -> tuple[list[str], list[np.ndarray]]:
     """A card's corners (``corner_crops``) read by the recogniser alone, without detecting lines there:
     on a small, blurred card the detector passes over a number in a corner that the recogniser still
     reads ("43" for Krabby #43). Returns the texts read (as ``read`` keeps them) and the per-frame
     probabilities (``ocr.frames`` over ``classes``) for spotting numbers."""
-    found = ocr.frames(corner_crops(crop), classes)
+    found = ocr.frames(corner_crops(crop, upside_down), classes)
     texts = [_EDGES.sub("", t) for t, sc, _ in found if sc >= 0.5]
     return [t for t in texts if _characters(t) >= 2], [p for _, _, p in found]
 

@@ -44,7 +44,7 @@ async def test_a_card_named_at_first_sight_is_not_held_up_by_another_cards_close
             second_done.set()
         return det
 
-    def read_closer(crop, *, grey=False):
+    def read_closer(crop, *, grey=False, **_):
         assert second_done.wait(10), "the second card waited for the first card's closer read"
         return ["Aaron Judge", "#2"], []
 

@@ -87,7 +87,7 @@ async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, session
     read_lines(monkeypatch, ["Aaron Judge"])
     corners = []
 
-    def read_corners(crop, classes):
+    def read_corners(crop, classes, upside_down=None):
         corners.append(crop.shape)
         return ["#78"], []
 
@@ -100,7 +100,7 @@ async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, session
 async def test_a_card_named_at_first_sight_has_its_corners_left_unread(ctx, cat, monkeypatch):
     read_lines(monkeypatch, ["Aaron Judge"])
     corners = []
-    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes: corners.append(1) or ([], []))
+    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, upside_down=None: corners.append(1) or ([], []))
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Aaron Judge" and not corners
 

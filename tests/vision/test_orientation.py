@@ -1,0 +1,99 @@
+"""Which way up a straightened card lies, from the lines its first read was sure of: the reads that
+follow (small print, corners, lines re-read upside down) then read it that way only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.factories import seed_catalog
+from tests.vision.helpers import photo
+from tests.vision.ocr_fakes import read_lines
+from tests.vision.test_spotting import _printed_card
+from tools._models import Upload
+from tools.identify import IdentifyIn, identify_card
+from vision import ocr, pipeline, smallprint
+from vision.render import CardSpec, render_card
+from vision.spotting import alphabet
+
+BOX: list = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+
+
+def test_the_lines_read_surely_tell_which_way_up_the_card_is():
+    o = pipeline.orientation
+    assert o([("Aaron Judge", 0.95, BOX), ("NEW YORK YANKEES", 0.9, BOX)], [True, True]) is True
+    assert o([("Aaron Judge", 0.95, BOX), ("#2", 0.99, BOX)], [False, True]) is False  # "#2": too short to tell
+    assert o([("Aaron Judge", 0.95, BOX), ("Chrome", 0.9, BOX)], [False, True]) is None  # they disagree
+    assert o([("Aarom Jucge", 0.6, BOX)], [True]) is None  # read unsurely
+    assert o([("Aaron Judge", 0.95, BOX)], []) is None  # no verdicts from the engine
+
+
+def test_a_rendered_card_read_either_way_up_says_which_way_it_lies():
+    card = render_card(CardSpec(id="judge", name="Aaron Judge", number="99", release_name="2024 Topps Chrome",
+                                year="2024", team="New York Yankees"))
+    for img, upside_down in ((card, False), (np.ascontiguousarray(card[::-1, ::-1]), True)):
+        turned: list[bool] = []
+        found = pipeline._ocr_lines(img, turned=turned)
+        assert any("Judge" in t for t, _, _ in found)
+        assert pipeline.orientation(found, turned) is upside_down
+
+
+def test_small_print_on_a_card_known_upright_is_read_one_way_only(monkeypatch):
+    _, classes = alphabet(["Darren Turcotte"], ocr.charset())
+    both = smallprint.read(_printed_card(), classes)
+    seen: list[int] = []
+    real = ocr.frames
+    monkeypatch.setattr(ocr, "frames", lambda crops, cls, **kw: seen.append(len(crops)) or real(crops, cls, **kw))
+    one = smallprint.read(_printed_card(), classes, upside_down=False)
+    assert sum(seen) == len(one.boxes) < len(both.boxes) + min(smallprint.PROBES, len(both.boxes))
+    assert "Darren Turcotte" in one.texts and not one.turned and len(one.probs) == len(one.boxes)
+    seen.clear()
+    turned = smallprint.read(np.ascontiguousarray(_printed_card()[::-1, ::-1]), classes, upside_down=True)
+    assert "Darren Turcotte" in turned.texts and turned.turned and sum(seen) == len(turned.boxes)
+
+
+def test_only_the_top_corners_of_a_card_known_upright_or_upside_down_are_read():
+    crop = np.zeros((700, 500, 3), np.uint8)
+    crop[:80, 300:] = 255  # the top right corner of the card as it lies
+    both = smallprint.corner_crops(crop)
+    upright, turned = smallprint.corner_crops(crop, False), smallprint.corner_crops(crop, True)
+    assert len(upright) == len(turned) == len(both) // 2
+    assert upright[0].mean() > 150 and turned[0].mean() < 10  # the turned card's top right is this one's bottom left
+
+
+@pytest.fixture
+async def cat(sessions):
+    return await seed_catalog(sessions)
+
+
+@pytest.mark.parametrize("upside_down, re_read", [(False, False), (True, True), (None, True)])
+async def test_lines_are_re_read_upside_down_unless_the_card_is_known_upright(ctx, cat, monkeypatch, upside_down,
+                                                                               re_read):
+    read_lines(monkeypatch, ["NHL"])  # names nothing: every closer read runs
+    real = pipeline.analyse
+
+    def analyse(data, **kw):
+        a = real(data, **kw)
+        for r in a.readings:
+            r.upside_down = upside_down
+        return a
+
+    calls: list[int] = []
+    monkeypatch.setattr(pipeline, "analyse", analyse)
+    monkeypatch.setattr(pipeline, "read_turned", lambda crops: calls.append(len(crops)) or [])
+    corners: list = []
+    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, up=None: corners.append(up) or ([], []))
+    await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3), content_type="image/jpeg")))
+    assert bool(calls) is re_read
+    assert corners == [upside_down]
+
+
+async def test_a_closer_read_sure_of_a_line_tells_the_way_up_the_first_read_could_not(ctx, cat, monkeypatch):
+    read_lines(monkeypatch, ["NHL"])
+    monkeypatch.setattr(pipeline, "read_closer", lambda crop, *, grey=False, way=None: (way.append(True), ([], []))[1])
+    calls: list[int] = []
+    monkeypatch.setattr(pipeline, "read_turned", lambda crops: calls.append(len(crops)) or [])
+    corners: list = []
+    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, up=None: corners.append(up) or ([], []))
+    await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3), content_type="image/jpeg")))
+    assert calls and corners == [True]  # upside down: its lines are still re-read turned, its corners one way
