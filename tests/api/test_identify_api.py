@@ -222,21 +222,23 @@ async def test_segment_route(client, auth, cat):
     assert r.status == 404 and (await r.json())["code"] == "NOT_FOUND"
 
 
-async def test_server_answers_other_requests_during_an_identification(client, auth, cat, monkeypatch):
-    from vision import pipeline
-
+def _held(real):
+    """``real`` made to wait, once called, until the test lets it go: ``(wrapper, started, release)``."""
     release = threading.Event()
     started = threading.Event()
-    real = pipeline.analyse
 
-    def slow(data, **kw):
+    def held(*args, **kw):
         started.set()
         assert release.wait(10), "the event loop was blocked"
-        return real(data, **kw)
+        return real(*args, **kw)
 
-    monkeypatch.setattr(pipeline, "analyse", slow)
-    data = photo(cat, ["judge"], seed=4)
-    ident = asyncio.create_task(client.post("/v1/identify/card", data=data,
+    return held, started, release
+
+
+async def _answers_another_request_meanwhile(client, auth, cat, started, release) -> None:
+    """An identification of Aaron Judge held inside some step: another request is answered
+    meanwhile, and the identification is answered once the step is let go."""
+    ident = asyncio.create_task(client.post("/v1/identify/card", data=photo(cat, ["judge"], seed=4),
                                             headers={**auth, "Content-Type": "image/jpeg"}))
     while not started.is_set():
         await asyncio.sleep(0.01)
@@ -245,6 +247,26 @@ async def test_server_answers_other_requests_during_an_identification(client, au
     release.set()
     r = await ident
     assert r.status == 200 and (await r.json())["detections"][0]["card"]["name"] == "Aaron Judge"
+
+
+async def test_server_answers_other_requests_during_an_identification(client, auth, cat, monkeypatch):
+    from vision import pipeline
+
+    slow, started, release = _held(pipeline.analyse)
+    monkeypatch.setattr(pipeline, "analyse", slow)
+    await _answers_another_request_meanwhile(client, auth, cat, started, release)
+
+
+async def test_server_answers_other_requests_while_names_are_spotted(client, auth, cat, monkeypatch):
+    # spotting scores every catalog name against the small print (numpy work of its own, after the
+    # image worker's reads): it runs off the event loop too
+    from tests.vision.ocr_fakes import tiny_print
+    from tools._identify_spot import CatalogNames
+
+    tiny_print(monkeypatch, ["Aaron Judge"])
+    slow, started, release = _held(CatalogNames.spot)
+    monkeypatch.setattr(CatalogNames, "spot", slow)
+    await _answers_another_request_meanwhile(client, auth, cat, started, release)
 
 
 async def test_identifiable_sets(client, auth, cat):
@@ -268,30 +290,3 @@ async def test_identify_needs_a_key(client, cat):
                           headers={"Content-Type": "image/png"})
     assert r.status == 401
 
-
-async def test_server_answers_other_requests_while_names_are_spotted(client, auth, cat, monkeypatch):
-    # spotting scores every catalog name against the small print (numpy work of its own, after the
-    # image worker's reads): it runs off the event loop too
-    from tests.vision.ocr_fakes import tiny_print
-    from tools._identify_spot import CatalogNames
-
-    tiny_print(monkeypatch, ["Aaron Judge"])
-    release = threading.Event()
-    started = threading.Event()
-    real = CatalogNames.spot
-
-    def slow(self, *args, **kw):
-        started.set()
-        assert release.wait(10), "the event loop was blocked"
-        return real(self, *args, **kw)
-
-    monkeypatch.setattr(CatalogNames, "spot", slow)
-    ident = asyncio.create_task(client.post("/v1/identify/card", data=photo(cat, ["judge"], seed=4),
-                                            headers={**auth, "Content-Type": "image/jpeg"}))
-    while not started.is_set():
-        await asyncio.sleep(0.01)
-    other = await client.get("/v1/catalog/segments", headers=auth)
-    assert other.status == 200 and not ident.done()
-    release.set()
-    r = await ident
-    assert r.status == 200 and (await r.json())["detections"][0]["card"]["name"] == "Aaron Judge"
