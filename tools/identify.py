@@ -261,8 +261,8 @@ async def _spot_names(s, ev: m.TextEvidence, cands: dict, segment_id, names: Cat
                       probs: list) -> None:
     """For print too small to read: the small-print lines and the closer reads' lines
     (``smallprint.spotting_probs``) are scored against every catalog name by the recogniser's
-    per-frame output (``vision.spotting``), in a thread off the event loop (up to ~0.15 s a card). Names spotted well enough to count as read go into
-    ``ev.spotted`` and their cards into ``cands``."""
+    per-frame output (``vision.spotting``), in a thread off the event loop (up to ~0.15 s a card).
+    Names spotted well enough to count as read go into ``ev.spotted`` and their cards into ``cands``."""
     scores = await asyncio.to_thread(names.spot, probs, segment_id=segment_id,
                                      also=sorted({c["card"].name for c in cands.values()}), margin=m.SPOT_MARGIN)
     ev.spotted = m.spotted_names(scores)

@@ -34,7 +34,8 @@ class Reading:
     serials: list[tuple[int, int]] = field(default_factory=list)
     label: SlabLabel | None = None
     slab_crop: np.ndarray | None = None
-    # whether the straightened card is upside down, from its first read (``orientation``); None: not known
+    # whether the straightened card is upside down (``orientation``), from the first read sure of a line
+    # (the first read here, or a closer one in ``tools.identify``); None: not known
     upside_down: bool | None = None
 
 

@@ -30,7 +30,8 @@ async def _listed(ctx) -> set[str]:
 
 
 async def _named(ctx, cat, key: str, seed: int) -> list[str | None]:
-    res = await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, [key], seed=seed), content_type="image/jpeg")))
+    upload = Upload(data=photo(cat, [key], seed=seed), content_type="image/jpeg")
+    res = await identify_card(ctx, IdentifyIn(image=upload))
     return [d.card.name for d in res.detections]
 
 
