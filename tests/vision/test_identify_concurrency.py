@@ -3,6 +3,7 @@ card's closer reads, and the answer keeps the photo's order."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import numpy as np
@@ -55,3 +56,27 @@ async def test_a_card_named_at_first_sight_is_not_held_up_by_another_cards_close
     assert done == ["Shohei Ohtani", "Aaron Judge"]
     assert [d.card.name for d in res.detections] == ["Aaron Judge", "Shohei Ohtani"]  # the photo's order
     assert res.detected_count == 2 and res.identified_count == 2
+
+
+async def test_a_photo_of_many_cards_holds_no_more_than_two_database_connections(ctx, cat, monkeypatch):
+    readings = [_reading(["Shohei Ohtani", "#1", "2024 Topps Chrome"], 300 * i) for i in range(6)]
+    monkeypatch.setattr(pipeline, "analyse", lambda data, **_: pipeline.Analysis(
+        width=1800, height=400, readings=readings, timings={}))
+    busy: list[int] = [0]
+    most: list[int] = [0]
+    real_match = ident._match
+
+    async def match(s, reading, *args):
+        busy[0] += 1
+        most[0] = max(most[0], busy[0])
+        try:
+            await asyncio.sleep(0.05)  # as if waiting for the image worker
+            return await real_match(s, reading, *args)
+        finally:
+            busy[0] -= 1
+
+    monkeypatch.setattr(ident, "_match", match)
+    res = await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3),
+                                                            content_type="image/jpeg")))
+    assert [d.card.name for d in res.detections] == ["Shohei Ohtani"] * 6
+    assert most[0] == ident.CARDS_AT_ONCE == 2
