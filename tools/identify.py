@@ -250,7 +250,7 @@ async def _read_small_print(s, reading: pipeline.Reading, cands: dict, segment_i
     ev = await _merge_lines(s, reading, found.texts, cands, segment_id)
     if m.weak_text(ev, cands):
         name_probs, number_probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops,
-                                                 names.classes)
+                                                 names.classes, reading.upside_down)
         await _spot_names(s, ev, cands, segment_id, names, name_probs)
         if m.weak_text(ev, cands):
             await asyncio.to_thread(_spot_namesake, ev, cands, names, [*number_probs, *corner_probs])

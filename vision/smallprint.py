@@ -143,13 +143,16 @@ def read(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None)
     return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[p for _, _, p in [*(down if flip else up), *rest]])
 
 
-def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray
-                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray,
+                   upside_down: bool | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Per-frame probabilities (``ocr.frames``, ``classes``) to spot in: ``(names, numbers)``, the
     lines long enough to hold a name, at both margins (the tight one already read by ``read``), and
-    ``closer`` (the closer reads' line crops); for numbers every line found (tight margin) and ``closer``."""
+    ``closer`` (the closer reads' line crops, as the text detector cut them: turned round when the
+    card is known to lie upside down); for numbers every line found (tight margin) and ``closer``."""
     names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
     wide = line_crops(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
+    if upside_down:
+        closer = [np.ascontiguousarray(c[::-1, ::-1]) for c in closer]
     more = [p for _, _, p in ocr.frames([*wide, *closer], classes)]
     return [*(found.probs[i] for i in names), *more], [*found.probs, *more[len(wide):]]
 

@@ -14,7 +14,7 @@ from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
 from vision import ocr, pipeline, smallprint
 from vision.render import CardSpec, render_card
-from vision.spotting import alphabet
+from vision.spotting import NameSpotter, alphabet
 
 BOX: list = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
 
@@ -97,3 +97,20 @@ async def test_a_closer_read_sure_of_a_line_tells_the_way_up_the_first_read_coul
     monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, up=None: corners.append(up) or ([], []))
     await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3), content_type="image/jpeg")))
     assert calls and corners == [True]  # upside down: its lines are still re-read turned, its corners one way
+
+
+def test_the_closer_reads_lines_of_a_card_known_upside_down_are_spotted_turned_round():
+    # the text detector cuts an upside-down card's lines as they lie; the name spotted in them must
+    # be read the right way up
+    card = np.ascontiguousarray(_printed_card()[::-1, ::-1])
+    line_crops: list = []
+    pipeline._ocr_lines(card, crops=line_crops)
+    assert line_crops
+    columns, classes = alphabet(["Darren Turcotte"], ocr.charset())
+    none = smallprint.SmallPrint(texts=[], boxes=[], turned=True)
+    spotter = NameSpotter(["Darren Turcotte"], columns)
+    best = {}
+    for way in (None, True):
+        names, _ = smallprint.spotting_probs(card, none, line_crops, classes, upside_down=way)
+        best[way] = max(spotter.spot(p).get(0, -np.inf) for p in names)
+    assert best[True] > -0.5 > best[None]
