@@ -200,18 +200,25 @@ async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: di
     return ev
 
 
-async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id, request_names: RequestNames
-                      ) -> m.TextEvidence:
+def _way_up(reading: pipeline.Reading, ev: m.TextEvidence, cands: dict) -> bool | None:
+    """Which way up the card lies (``reading.upside_down``), trusted only once its text names some
+    card: upside-down print the angle classifier left as it was can read as sure garbage ("1999 Base
+    Set" upside down reads "Ie aseg 666l": 6 and 9 are each other turned round)."""
+    return reading.upside_down if m.name_read(ev, cands) else None
+
+
+async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
+                       request_names: RequestNames) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), then its
     corners (``smallprint.read_corners``: a number the text detector passed over), until the text
     names one card. The reads are merged into ``reading`` and their candidates into ``cands``. If
     none names a card, the small print is read (``_read_small_print``). Once a read was sure of
-    some line (``reading.upside_down``, from the first read or a closer one), the reads that follow
-    read the card only the way it lies: no lines re-read upside down on a card lying upright, the
-    top corners and small print one way (seed 1's hard photos: 48 of 84 cards known upright at the
-    first read, 3 upside down).
+    some line (``reading.upside_down``, from the first read or a closer one) and the text names some
+    card (``_way_up``), the reads that follow read the card only the way it lies: no lines re-read
+    upside down on a card lying upright, the top corners and small print one way (a name read with
+    its number not: the namesakes' case, the commonest on hard photos).
 
     The corners come last although they are the cheapest read: first, their misreads ("392" for
     #391) decided cards the closer reads would have read right (real catalogs, hard photos, seed 1:
@@ -222,9 +229,9 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id, re
         if step == "corners":
             names = await request_names.get(s)
             closer, corner_probs = await run_cpu(smallprint.read_corners, reading.crop, names.classes,
-                                                 reading.upside_down)
+                                                 _way_up(reading, ev, cands))
         elif step == "turned":
-            if reading.upside_down is False:  # its sure lines read upright: no print on it is upside down
+            if _way_up(reading, ev, cands) is False:  # it lies upright: no print on it is upside down
                 continue
             closer = await run_cpu(pipeline.read_turned, line_crops)
         else:
@@ -236,21 +243,21 @@ async def _read_closer(s, reading: pipeline.Reading, cands: dict, segment_id, re
         ev = await _merge_lines(s, reading, closer, cands, segment_id)
         if not m.weak_text(ev, cands):
             return ev
-    return await _read_small_print(s, reading, cands, segment_id, names, line_crops, corner_probs)
+    return await _read_small_print(s, reading, ev, cands, segment_id, names, line_crops, corner_probs)
 
 
-async def _read_small_print(s, reading: pipeline.Reading, cands: dict, segment_id, names: CatalogNames,
-                            line_crops: list, corner_probs: list) -> m.TextEvidence:
+async def _read_small_print(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
+                            names: CatalogNames, line_crops: list, corner_probs: list) -> m.TextEvidence:
     """The last resort when the closer reads still name no card: the lines of print the text detector
     passed over (small or blurred print, a name on a bar, a number in a corner) are found by
     morphology and read (merged like ``_read_closer``'s reads); if the text still names no card,
     catalog names are spotted in them (``_spot_names``), then what tells apart the cards of the name
     read (``_spot_namesake``, also in the corners read)."""
-    found = await run_cpu(smallprint.read, reading.crop, names.classes, reading.upside_down)
+    found = await run_cpu(smallprint.read, reading.crop, names.classes, _way_up(reading, ev, cands))
     ev = await _merge_lines(s, reading, found.texts, cands, segment_id)
     if m.weak_text(ev, cands):
         name_probs, number_probs = await run_cpu(smallprint.spotting_probs, reading.crop, found, line_crops,
-                                                 names.classes, reading.upside_down)
+                                                 names.classes, _way_up(reading, ev, cands))
         await _spot_names(s, ev, cands, segment_id, names, name_probs)
         if m.weak_text(ev, cands):
             await asyncio.to_thread(_spot_namesake, ev, cands, names, [*number_probs, *corner_probs])
@@ -323,7 +330,7 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
-        ev = await _read_closer(s, reading, cands, segment_id, names)
+        ev = await _read_closer(s, reading, ev, cands, segment_id, names)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):

@@ -9,6 +9,7 @@ import pytest
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
 from tests.vision.ocr_fakes import read_lines
+from tests.vision.test_namesakes import _judge_in
 from tests.vision.test_spotting import _printed_card
 from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
@@ -63,13 +64,17 @@ def test_only_the_top_corners_of_a_card_known_upright_or_upside_down_are_read():
 
 @pytest.fixture
 async def cat(sessions):
-    return await seed_catalog(sessions)
+    cat = await seed_catalog(sessions)
+    await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77")])  # "Aaron Judge" alone names no single card
+    return cat
 
 
-@pytest.mark.parametrize("upside_down, re_read", [(False, False), (True, True), (None, True)])
-async def test_lines_are_re_read_upside_down_unless_the_card_is_known_upright(ctx, cat, monkeypatch, upside_down,
-                                                                               re_read):
-    read_lines(monkeypatch, ["NHL"])  # names nothing: every closer read runs
+async def _reads(ctx, cat, monkeypatch, lines: list[str], upside_down: bool | None, closer_way: bool | None = None
+                 ) -> tuple[bool, list]:
+    """Identify a photo whose reads give ``lines``, its first read finding the card ``upside_down``
+    and its closer read ``closer_way``: whether its lines were re-read upside down, and which way its
+    corners were read."""
+    read_lines(monkeypatch, lines)
     real = pipeline.analyse
 
     def analyse(data, **kw):
@@ -79,24 +84,34 @@ async def test_lines_are_re_read_upside_down_unless_the_card_is_known_upright(ct
         return a
 
     calls: list[int] = []
-    monkeypatch.setattr(pipeline, "analyse", analyse)
-    monkeypatch.setattr(pipeline, "read_turned", lambda crops: calls.append(len(crops)) or [])
     corners: list = []
+    monkeypatch.setattr(pipeline, "analyse", analyse)
+
+    def read_closer(crop, *, grey=False, way=None):
+        way.append(closer_way)
+        return lines, [np.zeros((8, 40, 3), np.uint8)]
+
+    monkeypatch.setattr(pipeline, "read_closer", read_closer)
+    monkeypatch.setattr(pipeline, "read_turned", lambda crops: calls.append(len(crops)) or [])
     monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, up=None: corners.append(up) or ([], []))
     await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3), content_type="image/jpeg")))
-    assert bool(calls) is re_read
-    assert corners == [upside_down]
+    return bool(calls), corners
+
+
+@pytest.mark.parametrize("upside_down, re_read", [(False, False), (True, True), (None, True)])
+async def test_a_card_whose_name_reads_has_its_lines_re_read_upside_down_unless_it_lies_upright(
+        ctx, cat, monkeypatch, upside_down, re_read):
+    assert await _reads(ctx, cat, monkeypatch, ["Aaron Judge"], upside_down) == (re_read, [upside_down])
+
+
+async def test_the_way_up_of_a_card_whose_text_names_nothing_is_not_trusted(ctx, cat, monkeypatch):
+    # sure lines of garbage ("1999 Base Set" upside down reads "Ie aseg 666l") say nothing
+    assert await _reads(ctx, cat, monkeypatch, ["Ie aseg 666l"], False) == (True, [None])
 
 
 async def test_a_closer_read_sure_of_a_line_tells_the_way_up_the_first_read_could_not(ctx, cat, monkeypatch):
-    read_lines(monkeypatch, ["NHL"])
-    monkeypatch.setattr(pipeline, "read_closer", lambda crop, *, grey=False, way=None: (way.append(True), ([], []))[1])
-    calls: list[int] = []
-    monkeypatch.setattr(pipeline, "read_turned", lambda crops: calls.append(len(crops)) or [])
-    corners: list = []
-    monkeypatch.setattr(smallprint, "read_corners", lambda crop, classes, up=None: corners.append(up) or ([], []))
-    await identify_card(ctx, IdentifyIn(image=Upload(data=photo(cat, ["judge"], seed=3), content_type="image/jpeg")))
-    assert calls and corners == [True]  # upside down: its lines are still re-read turned, its corners one way
+    # upside down: its lines are still re-read turned, its corners one way
+    assert await _reads(ctx, cat, monkeypatch, ["Aaron Judge"], None, closer_way=True) == (True, [True])
 
 
 def test_the_closer_reads_lines_of_a_card_known_upside_down_are_spotted_turned_round():
