@@ -100,7 +100,7 @@ async def test_upside_down_print_is_read_from_the_closer_reads_lines(ctx, cat, m
     # recognised turned round, without detecting them a third time (detection is most of a read)
     reads, turned = [], []
 
-    def read(rgb, crops=None):
+    def read(rgb, crops=None, **_):
         reads.append(max(rgb.shape[:2]))
         if crops is not None:
             crops.append(np.zeros((20, 120, 3), np.uint8))
