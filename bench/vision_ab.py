@@ -4,11 +4,11 @@
                               [--scans ../shared/data/hockeycards] [--modes text] [--rounds 1]
     python bench/vision_ab.py --a /tmp/old-checkout --b . --real ../shared/data --rows hard
 
-
 Each checkout runs in a worker process of its own (its own imports, its own OCR engine and
 SQLite catalog, built like ``python -m evals.vision`` with the same seed, so both see the same
-photos; ``--real``: the real catalogs, as ``evals.vision --real`` builds them, text mode only). The driver hands every photo to both workers one after the other, alternating which goes
-first (A B, B A, ...), so a shared machine's changing load falls on both alike. Printed per row
+photos; ``--real``: the real catalogs, as ``evals.vision --real`` builds them, text mode only).
+The driver hands every photo to both workers one after the other, alternating which goes first
+(A B, B A, ...), so a shared machine's changing load falls on both alike. Printed per row
 and for all rows: latency p50 / p95 for 1-card and 4-card photos (what ``evals.vision`` times:
 analysis plus catalog matching), the accuracy counts of both (they should be equal), the load
 average before and after, and each worker's peak RSS.

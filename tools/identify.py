@@ -294,16 +294,16 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
         ev.spotted_numbers = ns.spotted_number(numbers, names.spot_numbers(probs, numbers))
 
 
-CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads; more would only hold connections
+CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads
 
 
 async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id) -> list[Detection | None]:
-    """Every card located in a photo matched to the catalog, all at once, each in a transaction of
-    its own: while one card's closer reads run in the image worker, another's catalog lookups and
-    spotting run here (one card after another, a four-card photo of the real catalogs waited for
-    them: 0.2-0.8 s of its 2.6-4.3 s). The image work itself stays one step at a time, and at most
-    ``CARDS_AT_ONCE`` cards hold a database connection at a time (an eight-card photo must not take
-    eight of the pool's connections while its cards wait for the image worker)."""
+    """Every card located in a photo matched to the catalog, ``CARDS_AT_ONCE`` at a time, each in a
+    transaction of its own: while one card's closer reads run in the image worker, another's catalog
+    lookups and spotting run here (one card after another, a four-card photo of the real catalogs
+    waited for them: 0.2-0.8 s of its 2.6-4.3 s). The image work itself stays one step at a time;
+    more cards at once would only hold more of the pool's connections while they wait for it. The
+    answers keep the photo's order."""
     async with ctx.transaction() as s:
         index = await _reference_index(ctx, s)
     names = RequestNames(ctx)

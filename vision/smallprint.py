@@ -123,8 +123,7 @@ def read(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None)
     boxes = find_lines(crop)
     if upside_down is not None:
         lines = ocr.frames(line_crops(crop, boxes, margins=MARGINS[:1], turned=upside_down), classes)
-        texts = [t for t, sc, _ in lines if sc >= 0.5 and _characters(t) >= 2]
-        return SmallPrint(texts=texts, boxes=boxes, turned=upside_down, probs=[p for _, _, p in lines])
+        return SmallPrint(texts=_kept(lines), boxes=boxes, turned=upside_down, probs=[p for _, _, p in lines])
     crops = line_crops(crop, boxes, margins=MARGINS[:1])
     turned = line_crops(crop, boxes, margins=MARGINS[:1], turned=True)
     k = min(PROBES, len(crops))
@@ -139,8 +138,7 @@ def read(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None)
 
     flip = words(down) >= words(up) + 2
     rest = ocr.frames((turned if flip else crops)[k:], classes)
-    texts = [t for t, sc, _ in [*up, *down, *rest] if sc >= 0.5 and _characters(t) >= 2]
-    return SmallPrint(texts=texts, boxes=boxes, turned=flip, probs=[p for _, _, p in [*(down if flip else up), *rest]])
+    return SmallPrint(texts=_kept([*up, *down, *rest]), boxes=boxes, turned=flip, probs=[p for _, _, p in [*(down if flip else up), *rest]])
 
 
 def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray,
@@ -191,6 +189,12 @@ def read_corners(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None
 # the card's edge and border cut into a corner read as a dash or a stroke before or after the print
 # ("一16", "一*26", "—0619" for #16, #26, #0619): dropped, so that a number stands alone as it is printed
 _EDGES = re.compile(r"^[^0-9A-Za-z#]+|[^0-9A-Za-z]+$")
+
+
+def _kept(read: list[tuple[str, float, np.ndarray]]) -> list[str]:
+    """The texts of lines read (``ocr.frames``) kept as read: recogniser score 0.5 or more, two
+    letters or digits or more."""
+    return [t for t, sc, _ in read if sc >= 0.5 and _characters(t) >= 2]
 
 
 def _characters(text: str) -> int:
