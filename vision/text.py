@@ -87,11 +87,20 @@ def serials(lines: list[str]) -> list[tuple[int, int]]:
     return out
 
 
+# a number read alone behind stray marks and at most one stray letter ("b= 8513" for #513 with its "#"
+# read as an "8"; "—8213"): the digits, which ``number_read`` then weighs as it weighs a lone token
+_BEHIND_MARKS = re.compile(r"^[^A-Za-z0-9]*(?:[A-Za-z][^A-Za-z0-9]+)?(\d{2,5})[^A-Za-z0-9]*$")
+
+
 def numbers(lines: list[str]) -> set[str]:
-    """Candidate card numbers: ``#12``, ``No. 12``, ``RA-PS``, ``4/102`` (-> ``4``), lone short tokens."""
+    """Candidate card numbers: ``#12``, ``No. 12``, ``RA-PS``, ``4/102`` (-> ``4``), lone short tokens,
+    digits alone behind stray marks (``_BEHIND_MARKS``)."""
     out: set[str] = set()
     for line in lines:
         t = line.strip()
+        behind = _BEHIND_MARKS.match(t)
+        if behind:
+            out.add(behind.group(1))
         for m in re.finditer(r"#\s*([A-Za-z0-9][A-Za-z0-9\-]{0,9})", t):
             out.add(m.group(1).lower())
         for m in re.finditer(r"\bno\.?\s*([0-9][A-Za-z0-9\-]{0,6})\b", t, re.I):

@@ -85,6 +85,13 @@ def test_label_and_serial_parsing():
     assert {"1", "rc-12"} <= numbers(["#1", "#RC-12"])
 
 
+def test_digits_behind_stray_marks_are_a_number_but_not_digits_among_words():
+    # a blurred "#513" beside the card's edge reads "b= 8513" or "—8513": the digits are kept for the
+    # matcher to weigh; a grade or year beside words, or a cert number, is no card number
+    assert numbers(["b= 8513"]) == numbers(["—8513"]) == numbers(["8513 ="]) == {"8513"}
+    assert numbers(["MT 10", "1989 Topps", "12649644", "x 7"]) == set()
+
+
 def test_hash_index_finds_the_same_card_in_a_photo():
     refs = [CardSpec(id=f"c{i}", name=f"Player {i}") for i in range(30)]
     idx = HashIndex(list(range(30)), *zip(*[(f["phash"], f["color"]) for f in

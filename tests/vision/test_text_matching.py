@@ -258,6 +258,16 @@ async def test_a_number_read_behind_a_stray_character_is_a_guess_not_a_certainty
     assert d.confidence != "High"
 
 
+async def test_a_number_read_behind_stray_marks_still_tells_namesakes_apart(ctx, sessions, cat, monkeypatch):
+    # "#77" blurred beside the card's edge: read as "b= 877" (the edge as "b=", the "#" as an "8");
+    # the digits still point at #77 among the three Aaron Judge cards, as a guess
+    twins = await _judge_twins(sessions, cat, ["77", "78"])
+    read_lines(monkeypatch, ["Aaron Judge", "b= 877"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert d.card.id == str(twins[0].id)
+    assert d.confidence != "High"
+
+
 async def test_a_number_behind_two_zeros_does_not_name_a_one_digit_card_for_certain(ctx, sessions, cat, monkeypatch):
     # "006" is "#96" with its "9" lost as often as it is #6 behind a "#" and a "0": only one "0" in
     # front of a number is taken for the "#", so the card with #6 is not reported as certain
