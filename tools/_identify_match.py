@@ -46,6 +46,7 @@ class TextEvidence:
     read_words: list[tuple[str, str]] = field(default_factory=list)  # (folded, word_shape) of each word read
     spotted: dict[str, float] = field(default_factory=dict)  # name -> similarity from ``spotted_similarity``
     spotted_numbers: dict[str, float] = field(default_factory=dict)  # number -> credit (``_identify_namesakes``)
+    likeliest_number: str | None = None  # the tie-break among namesakes (``_identify_namesakes.likeliest_number``)
     spotted_context: dict[Any, float] = field(default_factory=dict)  # card id -> credit for its release and
     # set spotted (``_identify_namesakes.spotted_context``)
     read_names: dict[str, float] = field(default_factory=dict)  # name -> ``_read_similarity`` (a cache)

@@ -291,7 +291,10 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
         group = [c for c in group if c["card"].id in ev.spotted_context]
     numbers = ns.numbers_to_spot(group)
     if numbers:
-        ev.spotted_numbers = ns.spotted_number(numbers, names.spot_numbers(probs, numbers))
+        scores = names.spot_numbers(probs, numbers)
+        ev.spotted_numbers = ns.spotted_number(numbers, scores)
+        if not ev.spotted_numbers:
+            ev.likeliest_number = ns.likeliest_number(numbers, scores)
 
 
 CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads
@@ -357,8 +360,10 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
         else:
             f = t
         scored.append((f, cid))
-    # at a tie the base card before its image variations, whatever order the database returned them in
-    scored.sort(key=lambda x: (-x[0], cands[x[1]]["card"].variation_of is not None))
+    # at a tie the namesake whose number the blur fits best (``ev.likeliest_number``), and the base
+    # card before its image variations, whatever order the database returned them in
+    scored.sort(key=lambda x: (-x[0], cands[x[1]]["card"].number != ev.likeliest_number,
+                               cands[x[1]]["card"].variation_of is not None))
     grading = await _grading(s, reading)
     conf = 0.0
     if scored:

@@ -16,7 +16,7 @@ from PIL import Image
 from store.models import Card, CardSet, Release
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
-from tests.vision.ocr_fakes import read_lines, tiny_print
+from tests.vision.ocr_fakes import kept, read_lines, tiny_print
 from tools import _identify_namesakes as ns
 from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
@@ -177,11 +177,49 @@ async def test_a_number_is_spotted_among_a_dozen_cards_of_one_name(ctx, sessions
     assert d.confidence != "High"
 
 
+def _blurred_number(first: str, last: dict[str, float]) -> np.ndarray:
+    """The recogniser's per-frame output for "#" and ``first`` read surely, then a last digit blurred
+    between the digits of ``last`` (digit -> probability)."""
+    charset = ocr.charset()
+    index = {c: i for i, c in enumerate(charset)}
+    rows = []
+    for probs in ({"#": 0.95}, {first: 0.95}, last):
+        p = np.full(len(charset), 1e-6, np.float32)
+        for ch, pr in probs.items():
+            p[index[ch]] += pr
+        blank = np.full(len(charset), 1e-6, np.float32)
+        blank[0] = 1.0
+        rows += [p / p.sum(), p / p.sum(), blank / blank.sum()]
+    return np.array(rows)
+
+
+async def test_a_number_blurred_past_spotting_still_breaks_a_tie_between_namesakes(ctx, sessions, cat, monkeypatch):
+    # the name reads; the number "#78" (or "#77") only as a blur whose last digit is nearly as much
+    # the other: no number is spotted clearly, yet of the Aaron Judge cards (#2, #77, #78) the one the
+    # blur fits best comes first, whichever it is; still a guess, no surer than a tie
+    cards = await _judge_in(sessions, cat, [("2023 Topps Baseball", "77"), ("2023 Topps Baseball", "78")])
+    read_lines(monkeypatch, ["Aaron Judge"])
+    monkeypatch.setattr(smallprint, "read", lambda crop, classes, upside_down=None: smallprint.SmallPrint(
+        texts=[], boxes=[], turned=False))
+    for want, last in ((cards[1], {"8": 0.5, "7": 0.4}), (cards[0], {"7": 0.5, "8": 0.4})):
+        monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None,
+                            last=last: ([], [kept(_blurred_number("7", last), classes)]))
+        (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+        assert d.card.id == str(want.id), last
+        assert d.confidence == "Low"  # as a tie is: the blur is a guess
+
+
 def test_a_number_spotted_must_come_near_the_reading_and_clear_of_the_rest():
     assert ns.spotted_number(["698", "599", "103"], {"698": -0.6, "599": -1.8, "103": -1.9}) == {"698": 0.2}
     assert ns.spotted_number(["698", "599"], {"698": -1.5, "599": -3.0}) == {}  # nothing near what was read
     assert ns.spotted_number(["55", "54"], {"55": -0.45, "54": -0.61}) == {}  # two fit alike
     assert ns.spotted_number(["55", "54"], {"55": -0.2}) == {}  # one could not be scored
+
+
+def test_the_likeliest_number_is_only_one_ahead_of_every_other_all_scored():
+    assert ns.likeliest_number(["55", "54", "5"], {"55": -2.4, "54": -2.5, "5": -3.0}) == "55"
+    assert ns.likeliest_number(["55", "54"], {"55": -2.4, "54": -2.4}) is None  # a tie breaks no tie
+    assert ns.likeliest_number(["55", "54"], {"55": -0.2}) is None  # one could not be scored
 
 
 def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
