@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.render import parallel_color
+from vision.render import named_color, parallel_color
 from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shape, words, years
 
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
@@ -238,7 +238,9 @@ def _lab(rgb: tuple[int, int, int]) -> np.ndarray:
 
 def parallel_ranking(parallels: list[Any], border: list[float] | None, serials: list[tuple[int, int]]
                      ) -> list[tuple[Any, float | None, str | None]]:
-    """[(parallel, score, confidence tier or None)] best first; [] when there is no parallel evidence."""
+    """[(parallel, score, confidence tier or None)] best first; [] when there is no parallel evidence:
+    a serial whose print run is a parallel's, or a border nearer the colour a parallel's name says
+    (``named_color``) than the base card's white."""
     if not parallels:
         return []
     runs = {b for _, b in serials}
@@ -251,8 +253,9 @@ def parallel_ranking(parallels: list[Any], border: list[float] | None, serials: 
     for p in parallels:
         serial = 1.0 if p.numbered_to and p.numbered_to in runs else 0.0
         col = 0.0
-        if border is not None:
-            d = float(np.linalg.norm(np.asarray(border, np.float32) - _lab(parallel_color(p.name))))
+        colour = named_color(p.name)  # a parallel whose name says no colour has none to compare
+        if border is not None and colour is not None:
+            d = float(np.linalg.norm(np.asarray(border, np.float32) - _lab(colour)))
             col = max(0.0, 1.0 - d / 60.0)
             if base_d is not None and d + 8 < base_d:
                 evidence_found = True

@@ -70,13 +70,22 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+def named_color(name: str | None) -> tuple[int, int, int] | None:
+    """The border colour a parallel's name says (a word of ``COLOR_WORDS``: "Gold Refractor"), or
+    None when it names none ("Collector's Edition (Glossy)", "1st Edition")."""
+    low = (name or "").lower()
+    return next((rgb for word, rgb in COLOR_WORDS.items() if word in low), None)
+
+
 def parallel_color(name: str | None) -> tuple[int, int, int]:
+    """The border drawn for a parallel (the base card's when ``name`` is None): the colour its name
+    says, else one made up from the name (for drawing only: nothing says a real card has it)."""
     if not name:
         return (248, 248, 246)
+    rgb = named_color(name)
+    if rgb is not None:
+        return rgb
     low = name.lower()
-    for word, rgb in COLOR_WORDS.items():
-        if word in low:
-            return rgb
     rng = np.random.default_rng(_seed(low))
     return tuple(int(x) for x in rng.integers(30, 230, 3))
 

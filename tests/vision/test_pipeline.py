@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
+from tools._identify_match import parallel_ranking
 from vision import detect
 from vision.decode import MAX_PIXELS, decode, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex, card_features
 from vision.photos import make_photo
 from vision.pipeline import analyse
-from vision.render import CardSpec, render_card, render_slab
+from vision.render import CardSpec, parallel_color, render_card, render_slab
 from vision.text import numbers, parse_label, serials
 
 OHTANI = CardSpec(id="a", name="Shohei Ohtani", number="1", release_name="2024 Topps Chrome", year="2024",
@@ -114,3 +117,17 @@ def test_label_colours_name_the_company_when_text_is_unreadable():
     for company in ("PSA", "BGS", "SGC", "CGC"):
         blurred = np.asarray(Image.fromarray(render_slab(OHTANI, company, "10", "12345678")).resize((62, 104)))
         assert label_colour_company(np.asarray(Image.fromarray(blurred).resize((620, 1040)))) == company
+
+
+def test_a_parallel_whose_name_says_no_colour_is_never_suggested_by_the_border():
+    # a real checklist's "Collector's Edition (Glossy)" has no colour on record: a border that happens
+    # to look like the one drawn for it (made up from its name) is no evidence; a gold border still
+    # says "Gold Refractor"
+    def lab(rgb):
+        return cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2LAB).reshape(3).astype(float).tolist()
+
+    glossy = SimpleNamespace(name="Collector's Edition (Glossy)", numbered_to=None)
+    gold = SimpleNamespace(name="Gold Refractor", numbered_to=50)
+    assert parallel_ranking([glossy], lab(parallel_color(glossy.name)), []) == []
+    assert parallel_ranking([glossy, gold], lab(parallel_color(gold.name)), [])[0][0] is gold
+    assert parallel_ranking([glossy], None, [(23, 50)]) == []  # nor by a serial of another print run
