@@ -118,16 +118,44 @@ def pg_template() -> Iterator[str]:
     asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+def filled_template(db_backend: str, request: pytest.FixtureRequest, fill, tmp_path_factory) -> Iterator[str]:
+    """For a session-scoped fixture: a copy of this backend's template with ``fill(sessions)`` (async)
+    run on it once; yields what ``copy_of`` takes (a file path, or a PostgreSQL database's name)."""
+    async def run(url: str) -> None:
+        engine = create_engine(url)
+        try:
+            await fill(sessionmaker(engine))
+        finally:
+            await engine.dispose()
+
+    if db_backend == "sqlite":
+        path = tmp_path_factory.mktemp("tpl") / "filled.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        asyncio.run(run(f"sqlite+aiosqlite:///{path}"))
+        yield str(path)
+        return
+    name = f"cw_tpl_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_exec(f'CREATE DATABASE "{name}" TEMPLATE "{request.getfixturevalue("pg_template")}"'))
+    asyncio.run(run(_pg_url(name)))
+    yield name
+    asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture
 def db_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A freshly migrated database (grades loaded) for this test."""
+    template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
+    yield from copy_of(db_backend, template, tmp_path)
+
+
+def copy_of(db_backend: str, template, tmp_path: Path) -> Iterator[str]:
+    """A database for one test copied from ``template`` (a SQLite file, or a PostgreSQL database's name),
+    dropped after it."""
     if db_backend == "sqlite":
-        template = request.getfixturevalue("sqlite_template")
         path = tmp_path / "cardwise.sqlite3"
         shutil.copyfile(template, path)
         yield f"sqlite+aiosqlite:///{path}"
         return
-    template = request.getfixturevalue("pg_template")
     name = f"cw_t_{uuid.uuid4().hex[:12]}"
     asyncio.run(_pg_exec(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
     yield _pg_url(name)

@@ -3,16 +3,30 @@ demo catalog (demo importer + the synthetic market generators), with the real to
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from store.importers import demo, population_synthetic, prices_synthetic
+from tests.conftest import copy_of, filled_template
 
 
-@pytest.fixture
-async def demo_catalog(sessions):
+async def _demo(sessions) -> None:
     await demo.run(sessions, None)
     await population_synthetic.run(sessions, None)
     await prices_synthetic.run(sessions, None)
+
+
+@pytest.fixture(scope="session")
+def demo_template(db_backend: str, request: pytest.FixtureRequest, tmp_path_factory):
+    """The demo catalog imported once per backend (10-20 s), copied for each test."""
+    yield from filled_template(db_backend, request, _demo, tmp_path_factory)
+
+
+@pytest.fixture
+def db_url(db_backend: str, demo_template, tmp_path: Path):
+    """This module's tests each get a copy of the demo catalog (the ``client`` and ``sessions`` use it)."""
+    yield from copy_of(db_backend, demo_template, tmp_path)
 
 
 async def ask(client, auth, query: str, **extra) -> dict:
@@ -21,25 +35,25 @@ async def ask(client, auth, query: str, **extra) -> dict:
     return await resp.json()
 
 
-async def test_parallels_of_ohtani(client, auth, demo_catalog):
+async def test_parallels_of_ohtani(client, auth):
     body = await ask(client, auth, "What parallels does 2024 Topps Chrome Shohei Ohtani #1 have?")
     assert "Gold Refractor /50" in body["answer"] and "Superfractor /1" in body["answer"]
     assert body["toolsUsed"][-1] == "catalog_card"
 
 
-async def test_psa10_population_of_charizard_says_it_is_synthetic(client, auth, demo_catalog):
+async def test_psa10_population_of_charizard_says_it_is_synthetic(client, auth):
     body = await ask(client, auth, "How many PSA 10 Base Set Charizards are there?")
     assert "PSA 10" in body["answer"] and "Charizard" in body["answer"]
     assert "synthetic" in body["answer"]
     assert "population_card" in body["toolsUsed"]
 
 
-async def test_price_of_charizard_comes_from_the_catalog_prices(client, auth, demo_catalog):
+async def test_price_of_charizard_comes_from_the_catalog_prices(client, auth):
     body = await ask(client, auth, "What is the price of Base Set Charizard?")
     assert "$" in body["answer"], body["answer"]
 
 
-async def test_collection_worth_and_top_card(client, auth, demo_catalog):
+async def test_collection_worth_and_top_card(client, auth):
     cards = await (await client.get("/v1/catalog/cards?name=Ohtani&take=1", headers=auth)).json()
     card = cards["cards"][0]
     collector = await (await client.post("/v1/collectors/", json={"name": "me"}, headers=auth)).json()
