@@ -109,25 +109,24 @@ def numbers_to_spot(group: list[dict]) -> list[str]:
     return distinct if 2 <= len(distinct) <= SPOT_NUMBERS else []
 
 
-def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
-    """The number spotted among a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``)
-    with its credit (``SPOTTED_NUMBER``), when every one of ``numbers`` could be scored, the best
-    scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by ``SPOT_NUMBER_MARGIN``;
-    else none."""
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    if len(ranked) < max(2, len(numbers)) or ranked[0][1] < SPOT_NUMBER_MIN:
-        return {}
-    if ranked[0][1] - ranked[1][1] < SPOT_NUMBER_MARGIN:
-        return {}
-    return {ranked[0][0]: SPOTTED_NUMBER}
-
-
 def likeliest_number(numbers: list[str], scores: dict[str, float]) -> str | None:
-    """Of a few cards' numbers none of which was spotted clearly (``spotted_number``), the one the
-    blurred print fits best, when every one could be scored and it is ahead at all. Only a
-    tie-break: on the real catalogs' hard calibration photos (seeds 1000 and 1001) it was the card's
-    own 6 times in 23, where the catalog's order picks about one in eight."""
+    """Of a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``), the one the blurred
+    print fits best, when every one could be scored and it is ahead at all. Alone only a tie-break:
+    on the real catalogs' hard calibration photos (seeds 1000 and 1001), where no number was spotted
+    clearly it was the card's own 6 times in 23, where the catalog's order picks about one in eight."""
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if len(ranked) < max(2, len(numbers)) or ranked[0][1] <= ranked[1][1]:
         return None
     return ranked[0][0]
+
+
+def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
+    """The likeliest number (``likeliest_number``) with its credit (``SPOTTED_NUMBER``) when it is
+    spotted clearly: it scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by
+    ``SPOT_NUMBER_MARGIN``; else none."""
+    best = likeliest_number(numbers, scores)
+    if best is None or scores[best] < SPOT_NUMBER_MIN:
+        return {}
+    if any(scores[best] - sc < SPOT_NUMBER_MARGIN for n, sc in scores.items() if n != best):
+        return {}
+    return {best: SPOTTED_NUMBER}

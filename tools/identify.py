@@ -293,8 +293,7 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
     if numbers:
         scores = names.spot_numbers(probs, numbers)
         ev.spotted_numbers = ns.spotted_number(numbers, scores)
-        if not ev.spotted_numbers:
-            ev.likeliest_number = ns.likeliest_number(numbers, scores)
+        ev.likeliest_number = ns.likeliest_number(numbers, scores)  # a tie-break where none is spotted
 
 
 CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads
