@@ -20,22 +20,29 @@ def read_lines(monkeypatch, lines: list[str]) -> None:
         ("", 0.0, np.zeros((0, len(classes) + 1), np.float32)) for _ in line_crops])
 
 
-def spell(text: str, *, blur: float = 0.45) -> np.ndarray:
-    """The recogniser's per-frame output for a blurred line spelling ``text`` (every other letter
-    read as a look-alike), over its real character set."""
+def frames_of(characters: list[list[tuple[str, float]]]) -> np.ndarray:
+    """The recogniser's per-frame output, over its real character set, for a line of characters each
+    given as ``(character, probability)`` pairs: two frames of them, then a blank frame."""
     charset = ocr.charset()
     index = {c: i for i, c in enumerate(charset)}
-    lookalike = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "o": "a", "d": "b", "g": "q"}
     rows = []
-    for k, ch in enumerate(text):
+    for pairs in characters:
         p = np.full(len(charset), 1e-6, np.float32)
-        p[index[ch]] += 1 - blur if k % 2 else 0.9
-        p[index[lookalike.get(ch, "x")]] += blur if k % 2 else 0.1
+        for ch, pr in pairs:
+            p[index[ch]] += pr
         rows += [p / p.sum(), p / p.sum()]
         blank = np.full(len(charset), 1e-6, np.float32)
         blank[0] = 1.0
         rows.append(blank / blank.sum())
     return np.array(rows)
+
+
+def spell(text: str, *, blur: float = 0.45) -> np.ndarray:
+    """The recogniser's per-frame output for a blurred line spelling ``text`` (every other letter
+    read as a look-alike), over its real character set."""
+    lookalike = {"a": "o", "e": "c", "r": "v", "n": "m", "u": "v", "o": "a", "d": "b", "g": "q"}
+    return frames_of([[(ch, 1 - blur if k % 2 else 0.9), (lookalike.get(ch, "x"), blur if k % 2 else 0.1)]
+                      for k, ch in enumerate(text)])
 
 
 def kept(probs: np.ndarray, classes: np.ndarray) -> np.ndarray:

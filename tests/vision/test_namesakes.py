@@ -16,7 +16,7 @@ from PIL import Image
 from store.models import Card, CardSet, Release
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
-from tests.vision.ocr_fakes import kept, read_lines, tiny_print
+from tests.vision.ocr_fakes import frames_of, kept, read_lines, tiny_print
 from tools import _identify_namesakes as ns
 from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
@@ -180,17 +180,7 @@ async def test_a_number_is_spotted_among_a_dozen_cards_of_one_name(ctx, sessions
 def _blurred_number(first: str, last: dict[str, float]) -> np.ndarray:
     """The recogniser's per-frame output for "#" and ``first`` read surely, then a last digit blurred
     between the digits of ``last`` (digit -> probability)."""
-    charset = ocr.charset()
-    index = {c: i for i, c in enumerate(charset)}
-    rows = []
-    for probs in ({"#": 0.95}, {first: 0.95}, last):
-        p = np.full(len(charset), 1e-6, np.float32)
-        for ch, pr in probs.items():
-            p[index[ch]] += pr
-        blank = np.full(len(charset), 1e-6, np.float32)
-        blank[0] = 1.0
-        rows += [p / p.sum(), p / p.sum(), blank / blank.sum()]
-    return np.array(rows)
+    return frames_of([[("#", 0.95)], [(first, 0.95)], list(last.items())])
 
 
 async def test_a_number_blurred_past_spotting_still_breaks_a_tie_between_namesakes(ctx, sessions, cat, monkeypatch):
