@@ -185,12 +185,19 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
     #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0."""
     if not number:
         return 0.0
-    n = norm(number).replace(" ", "").lstrip("#")
-    if n in ev.numbers or n.lstrip("0") in ev.numbers or "0" + n in ev.numbers:
+    n = number_key(number)
+    read = {number_key(x) for x in ev.numbers}
+    if n in read or n.lstrip("0") in read or "0" + n in read:
         return 1.0
-    if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in ev.numbers):
+    if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in read):
         return LOOSE_NUMBER
     return ev.spotted_numbers.get(number, 0.0)
+
+
+def number_key(number: str) -> str:
+    """A card number as compared: its letters and digits, lowercase ("BC-24", "#bc24" and "bc 24" are
+    one number; the OCR keeps a hyphen read, a catalog may print it or not)."""
+    return norm(number).replace(" ", "").replace("#", "").replace("/", "")
 
 
 def release_text(cand: dict[str, Any]) -> str:

@@ -249,6 +249,20 @@ async def test_a_number_read_with_its_hash_as_a_zero_settles_a_name_tie(ctx, ses
     assert d.confidence == "High"  # the number was read: no guess between the two
 
 
+@pytest.mark.parametrize("read", ["#BC-17", "1989 Donruss Baseball Bonus MVP's #BC-17", "#bc17"])
+async def test_a_number_with_a_hyphen_read_settles_a_name_tie(ctx, sessions, cat, monkeypatch, read):
+    # insert sets number their cards "BC-17", "U-56": read with its hyphen (or without it) the number
+    # names its card, as a plain number does; the hyphen once kept every such number from counting
+    judge = cat.cards["judge"]
+    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
+                  description=judge.description) for n in ("BC-14", "BC-17")]
+    async with sessions() as s, s.begin():
+        s.add_all(twins)
+    read_lines(monkeypatch, ["Aaron Judge", read])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert (d.card.number, d.confidence) == ("BC-17", "High")
+
+
 # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess; blurred
 # beside the card's edge, "b= 877" (the edge as "b=", the "#" as an "8") points at #77 the same way
 @pytest.mark.parametrize("read", ["177", "b= 877"])
