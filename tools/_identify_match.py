@@ -224,17 +224,24 @@ def name_read(ev: TextEvidence, cands: dict) -> bool:
 
 
 def weak_text(ev: TextEvidence, cands: dict) -> bool:
-    """The text read names no single card: no name read, or the best two different cards (name or
-    number) score within 0.06 (the margin below which a match is never High), as when a name has
-    several cards and their number was not read, or the text alone would not make the best card
-    Medium (a garbled read that fits one name a little better than its namesake: "Stevems" for
-    Scott Stevens came back as Kevin Stevens)."""
+    """The text read names no single card: no name read, or the best two different cards (name,
+    number or set: ``same_print``) score within 0.06 (the margin below which a match is never High),
+    as when a name has several cards and their number was not read, or two sets print one name and
+    number (Ampharos #1 of seven Pokemon sets) and nothing of their set was read, or the text alone
+    would not make the best card Medium (a garbled read that fits one name a little better than its
+    namesake: "Stevems" for Scott Stevens came back as Kevin Stevens)."""
     if not name_read(ev, cands):
         return True
     ranked = sorted(((text_score(ev, c), c["card"]) for c in cands.values()), key=lambda x: -x[0])
     best_score, best = ranked[0]
-    runner = next((sc for sc, c in ranked[1:] if c.name != best.name or c.number != best.number), 0.0)
+    runner = next((sc for sc, c in ranked[1:] if not same_print(c, best)), 0.0)
     return best_score - runner < 0.06 or confidence(best_score, best_score - runner) < thresholds()["medium"]
+
+
+def same_print(a: Any, b: Any) -> bool:
+    """Two catalog cards (rows) printed alike: the same name and number in the same set (a card and
+    its image variations)."""
+    return (a.name, a.number, a.set_id) == (b.name, b.number, b.set_id)
 
 
 def _lab(rgb: tuple[int, int, int]) -> np.ndarray:

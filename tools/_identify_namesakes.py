@@ -40,18 +40,20 @@ CONTEXT_LETTERS = 3  # shorter words ("of", "V") fit any print
 
 
 def namesakes(ev: TextEvidence, cands: dict) -> list[dict]:
-    """The candidates sharing the best-scoring card's name, its name read, when two or more numbers
-    among them differ and none was read (only their number, release or set tells them apart)."""
+    """The candidates sharing the best-scoring card's name, its name read, that only their number,
+    release or set tells apart: when no number among them was read, all of them; when one was, those
+    of that number in two sets or more (twins: Ampharos #1 of seven Pokemon sets)."""
     if not cands:
         return []
     best = max(cands.values(), key=lambda c: text_score(ev, c))["card"].name
     if name_similarity(ev, best) < NAME_READ:
         return []
     group = [c for c in cands.values() if c["card"].name == best and c["card"].number]
-    distinct = {c["card"].number for c in group}
-    if len(distinct) < 2 or any(number_read(ev, n) for n in distinct):
-        return []
-    return group
+    credit = {n: number_read(ev, n) for n in {c["card"].number for c in group}}
+    top = max(credit.values(), default=0.0)
+    if top > 0:
+        group = [c for c in group if credit[c["card"].number] == top]
+    return group if len({(c["card"].number, c["card"].set_id) for c in group}) >= 2 else []
 
 
 def context_words(cand: dict) -> set[str]:

@@ -81,6 +81,19 @@ async def test_the_release_spotted_narrows_the_numbers_spotted_among_many_namesa
     assert d.confidence != "High"
 
 
+async def test_the_release_spotted_tells_apart_cards_of_one_name_and_number(ctx, sessions, cat, monkeypatch):
+    # the name and number read whole ("Aaron Judge", "#2"), the header only as a blur: 2024 Topps
+    # Chrome #2 and 2023 Donruss #2 are two cards the text cannot tell apart, so the card is read
+    # closer and the release spotted names it, either way round (a guess: not High)
+    (donruss,) = await _judge_in(sessions, cat, [("2023 Donruss Baseball", "2")])
+    chrome = cat.cards["judge"]
+    for printed, want in (("2023 Donruss Baseball", donruss), ("2024 Topps Chrome", chrome)):
+        tiny_print(monkeypatch, [], reads=["Aaron Judge", "#2"], numbers=[printed])
+        (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+        assert (d.card.id, d.card.number) == (str(want.id), "2"), printed
+        assert d.confidence != "High"
+
+
 async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
     # no read finds a line in the corner, but the recogniser on the corner itself reads "#78"
     _, twin = await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77"), ("2023 Donruss Baseball", "78")])
