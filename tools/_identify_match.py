@@ -24,6 +24,7 @@ from vision.text import edit_distance, fold, norm, numbers, raw_words, word_shap
 
 CALIBRATION = Path(__file__).with_name("identify_calibration.json")
 NAME_READ = 0.7  # a name similarity from which the name counts as read (below it the text score is halved)
+CLEAR_NAME = 0.8  # one from which a name's cards of the number read are looked up (``likeliest_names``)
 WORD_LETTERS = 0.6  # in words_similarity: the share of letters (the rest: the word's outline)
 SPOT_SCALE = 6.0  # spotting score per letter -> similarity: 1 + score / SPOT_SCALE
 SPOT_CAP = 0.9
@@ -217,6 +218,18 @@ def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
     return s if name_sim >= NAME_READ else s * 0.5
 
+
+def likeliest_names(ev: TextEvidence, cands, n: int = 5) -> list[str]:
+    """The names among candidate rows (at most ``n``) the text read clearly (``CLEAR_NAME``) and as
+    well as the best one (within 0.05): "Eeves" is Eevee (0.88); "Kaith Mernande" fits Charmander
+    (0.74) too loosely for a card of the number read to be added by its name (a stray "1" would
+    have made Charmander #1 the answer for Keith Hernandez #8 while his name was not among the
+    candidates yet)."""
+    sims = {c["card"].name: 0.0 for c in cands}
+    for name in sims:
+        sims[name] = name_similarity(ev, name)
+    bar = max(CLEAR_NAME, max(sims.values(), default=0.0) - 0.05)
+    return sorted((name for name, sim in sims.items() if sim >= bar), key=lambda name: -sims[name])[:n]
 
 def name_read(ev: TextEvidence, cands: dict) -> bool:
     """Whether some candidate's name was read (similarity ``NAME_READ`` or more)."""

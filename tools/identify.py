@@ -164,7 +164,9 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     "Ho Oh", which no word lookup finds; noted in ``ev.read_whole``) and names containing a word
     read, those with a number read first; if none scores as a name read (0.6), names matching with
     OCR-confusable letters folded ("Riek Toeehet"); if still none, the names sharing the most letter
-    triples with the words read ("Bayne Greizky")."""
+    triples with the words read ("Bayne Greizky"). A lookup returns a few hundred cards at most (by
+    letter triples a few dozen), some of a name's cards: the best names' cards numbered as read are
+    added."""
     cands = {c["card"].id: c for c in await _read_whole(s, ev, segment_id)}
     for c in await q.candidates_by_words(session=s, words=ev.query_words, segment_id=segment_id,
                                          numbers=m.number_forms(ev)):
@@ -176,6 +178,11 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
         if max((m.text_score(ev, c) for c in cands.values()), default=0.0) < 0.6:
             for c in await q.candidates_by_trigrams(session=s, words=ev.trigram_words, segment_id=segment_id):
                 cands.setdefault(c["card"].id, c)
+    if ev.numbers and cands:  # the lookups return some of a name's cards: add those of the number read
+        names = m.likeliest_names(ev, cands.values())
+        for c in await q.candidates_by_names_and_numbers(session=s, names=names, numbers=m.number_forms(ev),
+                                                         segment_id=segment_id):
+            cands.setdefault(c["card"].id, c)
     return cands
 
 

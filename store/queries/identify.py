@@ -137,6 +137,19 @@ async def candidates_by_names(*, session: AsyncSession, names: list[str], segmen
     return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
 
 
+async def candidates_by_names_and_numbers(*, session: AsyncSession, names: list[str], numbers: list[str],
+                                          segment_id: uuid.UUID | None) -> list[dict[str, Any]]:
+    """Cards named one of ``names`` and numbered one of ``numbers`` (lowercase, as ``numbers`` in
+    ``candidates_by_words``): a name's card of the number read, when a lookup returned only some of
+    that name's cards."""
+    if not names or not numbers:
+        return []
+    stmt = _card_select().where(Card.name.in_(names), func.lower(Card.number).in_(list(numbers)))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt.limit(100))).all()]
+
+
 async def name_index_version(*, session: AsyncSession) -> tuple[int, int]:
     """Changes when cards are added or removed or the catalog's version is raised (imports raise it)."""
     count = (await session.execute(select(func.count(Card.id)))).scalar_one()

@@ -263,6 +263,21 @@ async def test_a_number_with_a_hyphen_read_settles_a_name_tie(ctx, sessions, cat
     assert (d.card.number, d.confidence) == ("BC-17", "High")
 
 
+async def test_a_misread_name_with_many_cards_still_finds_the_card_of_the_number_read(ctx, sessions, cat,
+                                                                                     monkeypatch):
+    # "Eeves" for Pikachu's neighbour Eevee: no word lookup finds it, the letter-triple lookup does,
+    # but it returns only the first few dozen of a name's cards; the card numbered as read ("#205")
+    # must be among them whatever their order, so it is fetched by its number too
+    pikachu = cat.cards["pikachu"]
+    eevees = [Card(id=uuid.uuid4(), set_id=pikachu.set_id, release_id=pikachu.release_id, name="Eevee",
+                   number=str(n), number_sort=n) for n in range(150, 230)]
+    async with sessions() as s, s.begin():
+        s.add_all(eevees)
+    read_lines(monkeypatch, ["Eeves", "#205"])
+    (d,) = (await _identify(ctx, photo(cat, ["pikachu"], seed=7))).detections
+    assert (d.card.name, d.card.number) == ("Eevee", "205")
+
+
 # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess; blurred
 # beside the card's edge, "b= 877" (the edge as "b=", the "#" as an "8") points at #77 the same way
 @pytest.mark.parametrize("read", ["177", "b= 877"])
