@@ -194,7 +194,10 @@ async def _read_whole(s, ev: m.TextEvidence, segment_id) -> list[dict]:
 
 
 async def _merge_lines(s, reading: pipeline.Reading, lines: list[str], cands: dict, segment_id) -> m.TextEvidence:
-    """A further read's new lines added to ``reading`` and the cards they suggest to ``cands``."""
+    """A further read's new lines added to ``reading`` and the cards they suggest to ``cands`` (a slab's
+    grade printed on its own left out, as the first read leaves it: ``pipeline.without_grade``)."""
+    if reading.label is not None:
+        lines = pipeline.without_grade(lines, reading.label)
     more = [t for t in lines if t not in reading.lines]
     ev = m.evidence(reading.lines + more)
     if not more:  # the same lines: their names read whole are among the candidates already

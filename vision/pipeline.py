@@ -147,10 +147,13 @@ def read_slab(slab: np.ndarray, *, with_ocr: bool = True,
     window = cv2.resize(window, (500, 700), interpolation=cv2.INTER_AREA)
     card_lines = [t for t, _, b in found if b and (h * 0.25 <= np.mean([p[1] for p in b]) <= h * 0.75)]
     feats = [card_features(window), card_features(np.ascontiguousarray(window[::-1, ::-1]))]
-    # the grade printed on its own is the label's, not a card number ("10" made Tentacruel #10 of a
-    # PSA 10 of Tentacruel #61)
-    label_lines = [t for t in band_lines if label.grade is None or lone_grade([t]) != label.grade]
-    return label, window, label_lines + card_lines, feats
+    return label, window, without_grade(band_lines, label) + card_lines, feats
+
+
+def without_grade(lines: list[str], label: SlabLabel) -> list[str]:
+    """A slab's lines less its grade printed on its own: the label's, not a card number ("10" made
+    Tentacruel #10 of a PSA 10 of Tentacruel #61)."""
+    return [t for t in lines if label.grade is None or lone_grade([t]) != label.grade]
 
 
 def label_colour_company(slab: np.ndarray) -> str | None:
@@ -327,6 +330,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
             label = parse_label(lines)
             if label.company and (label.grade or label.cert):  # a slab whose outline was missed
                 r.kind, r.label = "slab", label
+                r.lines = without_grade(lines, label)
         r.serials = serials(r.lines)
         readings.append(r)
     t3 = time.perf_counter()

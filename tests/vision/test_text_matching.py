@@ -278,6 +278,20 @@ async def test_a_misread_name_with_many_cards_still_finds_the_card_of_the_number
     assert (d.card.name, d.card.number) == ("Eevee", "205")
 
 
+async def test_a_slabs_grade_is_not_taken_for_the_card_number_when_its_outline_was_read_as_a_card(
+        ctx, sessions, cat, monkeypatch):
+    # the holder's outline was missed and the label read among the card's lines ("CGC", "9"): the
+    # grade is the label's, not evidence that this is Charizard #9 rather than Charizard #4
+    charizard = cat.cards["charizard"]
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=charizard.set_id, release_id=charizard.release_id, name="Charizard",
+                   number="9", number_sort=9))
+    read_lines(monkeypatch, ["CGC", "9", "Charizard"])
+    (d,) = (await _identify(ctx, photo(cat, ["charizard"], seed=7))).detections
+    assert (d.grading.company.name, d.grading.grade.value) == ("CGC Trading Cards", "9")
+    assert d.card.name == "Charizard" and d.confidence != "High"
+
+
 # "#77" read as "177": most likely #77 with its "#" misread, but the stray character is a guess; blurred
 # beside the card's edge, "b= 877" (the edge as "b=", the "#" as an "8") points at #77 the same way
 @pytest.mark.parametrize("read", ["177", "b= 877"])
