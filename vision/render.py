@@ -10,6 +10,7 @@ slab with a company-styled label (620x1040).
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -72,9 +73,10 @@ def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
 
 def named_color(name: str | None) -> tuple[int, int, int] | None:
     """The border colour a parallel's name says (a word of ``COLOR_WORDS``: "Gold Refractor"), or
-    None when it names none ("Collector's Edition (Glossy)", "1st Edition")."""
-    low = (name or "").lower()
-    return next((rgb for word, rgb in COLOR_WORDS.items() if word in low), None)
+    None when it names none ("Collector's Edition (Glossy)", "1st Edition", and "Numbered /99": a
+    colour's letters inside another word are not the colour)."""
+    said = set(re.findall(r"[a-z]+", (name or "").lower()))
+    return next((rgb for word, rgb in COLOR_WORDS.items() if word in said), None)
 
 
 def parallel_color(name: str | None) -> tuple[int, int, int]:

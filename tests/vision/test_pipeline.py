@@ -17,7 +17,7 @@ from vision.errors import VisionError
 from vision.features import HashIndex, card_features
 from vision.photos import make_photo
 from vision.pipeline import analyse
-from vision.render import CardSpec, parallel_color, render_card, render_slab
+from vision.render import COLOR_WORDS, CardSpec, named_color, parallel_color, render_card, render_slab
 from vision.text import numbers, parse_label, serials
 
 OHTANI = CardSpec(id="a", name="Shohei Ohtani", number="1", release_name="2024 Topps Chrome", year="2024",
@@ -131,3 +131,10 @@ def test_a_parallel_whose_name_says_no_colour_is_never_suggested_by_the_border()
     assert parallel_ranking([glossy], lab(parallel_color(glossy.name)), []) == []
     assert parallel_ranking([glossy, gold], lab(parallel_color(gold.name)), [])[0][0] is gold
     assert parallel_ranking([glossy], None, [(23, 50)]) == []  # nor by a serial of another print run
+
+
+@pytest.mark.parametrize("name, colour", [("Gold Refractor", "gold"), ("Blue Wave", "blue"), ("Red-Hot", "red"),
+                                          ("Numbered /99", None), ("Steal the Show", None), ("Aquapolis Holo", None)])
+def test_a_parallels_colour_is_a_word_of_its_name_not_letters_inside_one(name, colour):
+    # "red" inside "Numbered", "teal" inside "Steal", "aqua" inside "Aquapolis" say no colour
+    assert named_color(name) == (COLOR_WORDS[colour] if colour else None)
