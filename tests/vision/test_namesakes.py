@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from store.models import Card, CardSet, Release
 from tests.factories import seed_catalog
-from tests.vision.helpers import photo
+from tests.vision.helpers import judge_in, photo
 from tests.vision.ocr_fakes import frames_of, kept, read_lines, tiny_print
 from tools import _identify_namesakes as ns
 from tools._models import Upload
@@ -34,30 +33,11 @@ async def _identify(ctx, data: bytes):
     return await identify_card(ctx, IdentifyIn(image=Upload(data=data, content_type="image/jpeg")))
 
 
-async def _judge_in(sessions, cat, releases: list[tuple[str, str]]) -> list[Card]:
-    """An Aaron Judge card in each new release ``(release name, number)`` (set "Base", identifiable)."""
-    judge = cat.cards["judge"]
-    seg = cat.releases["chrome"].segment_id
-    cards = []
-    async with sessions() as s, s.begin():
-        for name, number in releases:
-            rel = Release(id=uuid.uuid4(), segment_id=seg, name=name, year=name[:4])
-            s.add(rel)
-            await s.flush()
-            base = CardSet(id=uuid.uuid4(), release_id=rel.id, name="Base", is_identifiable=True)
-            s.add(base)
-            await s.flush()
-            cards.append(Card(id=uuid.uuid4(), set_id=base.id, release_id=rel.id, name="Aaron Judge", number=number,
-                              number_sort=int(number), description=judge.description))
-        s.add_all(cards)
-    return cards
-
-
 async def test_the_release_spotted_in_blurred_print_tells_namesakes_apart(ctx, sessions, cat, monkeypatch):
     # the name reads; the header "2023 Donruss Baseball" only as a blur: of the three Aaron Judge
     # cards (2024 Topps Chrome #2, 2023 Bowman #77, 2023 Donruss #78) the Donruss one comes first,
     # and the Bowman one when the blur spells Bowman: a guess (not High), the others suggested
-    bowman, donruss = await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77"),
+    bowman, donruss = await judge_in(sessions, cat, [("2023 Bowman Baseball", "77"),
                                                       ("2023 Donruss Baseball", "78")])
     for printed, want in (("2023 Donruss Baseball", donruss), ("2023 Bowman Baseball", bowman)):
         tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=[printed])
@@ -71,9 +51,9 @@ async def test_the_release_spotted_narrows_the_numbers_spotted_among_many_namesa
                                                                                        monkeypatch):
     # a name with more cards than numbers are spotted among (a player in ten releases): no number
     # is spotted among them all, but among the two of the release spotted it is
-    others = await _judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(30 + i))
+    others = await judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(30 + i))
                                              for i in range(ns.SPOT_NUMBERS)])
-    a, b = await _judge_in(sessions, cat, [("2023 Donruss Baseball", "77"), ("2023 Donruss Baseball", "78")])
+    a, b = await judge_in(sessions, cat, [("2023 Donruss Baseball", "77"), ("2023 Donruss Baseball", "78")])
     assert len({c.number for c in [*others, a, b]}) > ns.SPOT_NUMBERS
     tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["2023 Donruss Baseball", "#78"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
@@ -85,7 +65,7 @@ async def test_the_release_spotted_tells_apart_cards_of_one_name_and_number(ctx,
     # the name and number read whole ("Aaron Judge", "#2"), the header only as a blur: 2024 Topps
     # Chrome #2 and 2023 Donruss #2 are two cards the text cannot tell apart, so the card is read
     # closer and the release spotted names it, either way round (a guess: not High)
-    (donruss,) = await _judge_in(sessions, cat, [("2023 Donruss Baseball", "2")])
+    (donruss,) = await judge_in(sessions, cat, [("2023 Donruss Baseball", "2")])
     chrome = cat.cards["judge"]
     for printed, want in (("2023 Donruss Baseball", donruss), ("2024 Topps Chrome", chrome)):
         tiny_print(monkeypatch, [], reads=["Aaron Judge", "#2"], numbers=[printed])
@@ -96,7 +76,7 @@ async def test_the_release_spotted_tells_apart_cards_of_one_name_and_number(ctx,
 
 async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
     # no read finds a line in the corner, but the recogniser on the corner itself reads "#78"
-    _, twin = await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77"), ("2023 Donruss Baseball", "78")])
+    _, twin = await judge_in(sessions, cat, [("2023 Bowman Baseball", "77"), ("2023 Donruss Baseball", "78")])
     read_lines(monkeypatch, ["Aaron Judge"])
     corners = []
 
@@ -181,7 +161,7 @@ def test_cards_of_the_release_spotted_share_its_credit():
 
 async def test_a_number_is_spotted_among_a_dozen_cards_of_one_name(ctx, sessions, cat, monkeypatch):
     # a Pokemon with fifteen cards (Larvesta): the blurred "#78" still tells them apart
-    cards = await _judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(67 + i))
+    cards = await judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(67 + i))
                                             for i in range(12)])
     assert 8 < len(cards) + 1 <= ns.SPOT_NUMBERS
     tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["#78"])
@@ -200,7 +180,7 @@ async def test_a_number_blurred_past_spotting_still_breaks_a_tie_between_namesak
     # the name reads; the number "#78" (or "#77") only as a blur whose last digit is nearly as much
     # the other: no number is spotted clearly, yet of the Aaron Judge cards (#2, #77, #78) the one the
     # blur fits best comes first, whichever it is; still a guess, no surer than a tie
-    cards = await _judge_in(sessions, cat, [("2023 Topps Baseball", "77"), ("2023 Topps Baseball", "78")])
+    cards = await judge_in(sessions, cat, [("2023 Topps Baseball", "77"), ("2023 Topps Baseball", "78")])
     read_lines(monkeypatch, ["Aaron Judge"])
     monkeypatch.setattr(smallprint, "read", lambda crop, classes, upside_down=None: smallprint.SmallPrint(
         texts=[], boxes=[], turned=False))

@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 
 from tests.factories import seed_catalog
-from tests.vision.helpers import photo
+from tests.vision.helpers import judge_in, photo, printed_card
 from tests.vision.ocr_fakes import read_lines
-from tests.vision.test_namesakes import _judge_in
-from tests.vision.test_spotting import _printed_card
 from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
 from vision import ocr, pipeline, smallprint
@@ -41,15 +39,15 @@ def test_a_rendered_card_read_either_way_up_says_which_way_it_lies():
 
 def test_small_print_on_a_card_known_upright_is_read_one_way_only(monkeypatch):
     _, classes = alphabet(["Darren Turcotte"], ocr.charset())
-    both = smallprint.read(_printed_card(), classes)
+    both = smallprint.read(printed_card(), classes)
     seen: list[int] = []
     real = ocr.frames
     monkeypatch.setattr(ocr, "frames", lambda crops, cls, **kw: seen.append(len(crops)) or real(crops, cls, **kw))
-    one = smallprint.read(_printed_card(), classes, upside_down=False)
+    one = smallprint.read(printed_card(), classes, upside_down=False)
     assert sum(seen) == len(one.boxes) < len(both.boxes) + min(smallprint.PROBES, len(both.boxes))
     assert "Darren Turcotte" in one.texts and not one.turned and len(one.probs) == len(one.boxes)
     seen.clear()
-    turned = smallprint.read(np.ascontiguousarray(_printed_card()[::-1, ::-1]), classes, upside_down=True)
+    turned = smallprint.read(np.ascontiguousarray(printed_card()[::-1, ::-1]), classes, upside_down=True)
     assert "Darren Turcotte" in turned.texts and turned.turned and sum(seen) == len(turned.boxes)
 
 
@@ -65,7 +63,7 @@ def test_only_the_top_corners_of_a_card_known_upright_or_upside_down_are_read():
 @pytest.fixture
 async def cat(sessions):
     cat = await seed_catalog(sessions)
-    await _judge_in(sessions, cat, [("2023 Bowman Baseball", "77")])  # "Aaron Judge" alone names no single card
+    await judge_in(sessions, cat, [("2023 Bowman Baseball", "77")])  # "Aaron Judge" alone names no single card
     return cat
 
 
@@ -117,7 +115,7 @@ async def test_a_closer_read_sure_of_a_line_tells_the_way_up_the_first_read_coul
 def test_the_closer_reads_lines_of_a_card_known_upside_down_are_spotted_turned_round():
     # the text detector cuts an upside-down card's lines as they lie; the name spotted in them must
     # be read the right way up
-    card = np.ascontiguousarray(_printed_card()[::-1, ::-1])
+    card = np.ascontiguousarray(printed_card()[::-1, ::-1])
     line_crops: list = []
     pipeline._ocr_lines(card, crops=line_crops)
     assert line_crops

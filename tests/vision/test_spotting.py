@@ -11,6 +11,7 @@ import itertools
 import cv2
 import numpy as np
 
+from tests.vision.helpers import printed_card
 from tools._identify_namesakes import CONTEXT_MIN
 from vision import ocr, smallprint
 from vision.spotting import (BEST, NameSpotter, _ctc_log_likelihood, _keyword_log_likelihood, alphabet, spot_numbers,
@@ -148,19 +149,12 @@ def test_names_spotted_about_equally_well_are_no_evidence():
     assert clear["Paul Coffey"] >= NAME_READ > clear["Paul Kariya"]
 
 
-def _printed_card() -> np.ndarray:
-    card = np.full((700, 500, 3), 240, np.uint8)
-    for y, text in ((600, "Darren Turcotte"), (640, "Centre Centre"), (680, "Upper Deck 1991")):
-        cv2.putText(card, text, (30, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (30, 30, 30), 2, cv2.LINE_AA)
-    return cv2.GaussianBlur(card, (0, 0), 0.7)
-
-
 def test_small_print_is_read_whichever_way_up_the_card_lies():
     # the widest lines are read both ways up, so a card straightened upside down still gives its name
     _, classes = alphabet(["Darren Turcotte"], ocr.charset())
-    upright = smallprint.read(_printed_card(), classes)
+    upright = smallprint.read(printed_card(), classes)
     assert not upright.turned and "Darren Turcotte" in upright.texts
-    turned = smallprint.read(np.ascontiguousarray(_printed_card()[::-1, ::-1]), classes)
+    turned = smallprint.read(np.ascontiguousarray(printed_card()[::-1, ::-1]), classes)
     assert "Darren Turcotte" in turned.texts
     assert len(turned.probs) == len(turned.boxes)
 
