@@ -225,11 +225,10 @@ def likeliest_names(ev: TextEvidence, cands, n: int = 5) -> list[str]:
     (0.74) too loosely for a card of the number read to be added by its name (a stray "1" would
     have made Charmander #1 the answer for Keith Hernandez #8 while his name was not among the
     candidates yet)."""
-    sims = {c["card"].name: 0.0 for c in cands}
-    for name in sims:
-        sims[name] = name_similarity(ev, name)
+    sims = {name: name_similarity(ev, name) for name in {c["card"].name for c in cands}}
     bar = max(CLEAR_NAME, max(sims.values(), default=0.0) - 0.05)
     return sorted((name for name, sim in sims.items() if sim >= bar), key=lambda name: -sims[name])[:n]
+
 
 def name_read(ev: TextEvidence, cands: dict) -> bool:
     """Whether some candidate's name was read (similarity ``NAME_READ`` or more)."""

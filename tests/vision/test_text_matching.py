@@ -254,10 +254,10 @@ async def test_a_number_with_a_hyphen_read_settles_a_name_tie(ctx, sessions, cat
     # insert sets number their cards "BC-17", "U-56": read with its hyphen (or without it) the number
     # names its card, as a plain number does; the hyphen once kept every such number from counting
     judge = cat.cards["judge"]
-    twins = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
-                  description=judge.description) for n in ("BC-14", "BC-17")]
+    inserts = [Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name="Aaron Judge", number=n,
+                    description=judge.description) for n in ("BC-14", "BC-17")]
     async with sessions() as s, s.begin():
-        s.add_all(twins)
+        s.add_all(inserts)
     read_lines(monkeypatch, ["Aaron Judge", read])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert (d.card.number, d.confidence) == ("BC-17", "High")
@@ -265,9 +265,9 @@ async def test_a_number_with_a_hyphen_read_settles_a_name_tie(ctx, sessions, cat
 
 async def test_a_misread_name_with_many_cards_still_finds_the_card_of_the_number_read(ctx, sessions, cat,
                                                                                      monkeypatch):
-    # "Eeves" for Pikachu's neighbour Eevee: no word lookup finds it, the letter-triple lookup does,
-    # but it returns only the first few dozen of a name's cards; the card numbered as read ("#205")
-    # must be among them whatever their order, so it is fetched by its number too
+    # "Eeves" for Eevee, a name with 80 cards: no word lookup finds it, the letter-triple lookup does,
+    # but it returns only the first few dozen cards; the card numbered as read ("#205") must be
+    # among them whatever their order, so it is fetched by its name and number too
     pikachu = cat.cards["pikachu"]
     eevees = [Card(id=uuid.uuid4(), set_id=pikachu.set_id, release_id=pikachu.release_id, name="Eevee",
                    number=str(n), number_sort=n) for n in range(150, 230)]
