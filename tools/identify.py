@@ -393,6 +393,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
                             or 0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a number spotted
                             or best_id in ev.spotted_context):  # its release spotted among its namesakes
         level = "Medium"
+    if level != "Low" and _twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f):
+        level = "Low"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])
     card = DetectionCard(**_record(best, attrs))
@@ -406,6 +408,16 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     det = Detection(confidence=level, card=card, grading=grading)
     det._score = conf
     return det
+
+
+def _twin_ties(best: dict, others: list[tuple[float, dict]], best_f: float) -> bool:
+    """A card of the best one's name and number in another set (Ampharos #1 of seven Pokemon sets)
+    scores the same (within 0.02): the name and number are sure, which set is a guess, as likely
+    wrong as right, so the answer is Low whatever its confidence (the other sets' cards are among
+    the suggestions). An image variation, in the same set, is the same card and does not count."""
+    card = best["card"]
+    return any(f > best_f - 0.02 and (o["card"].name, o["card"].number) == (card.name, card.number)
+               and not m.same_print(o["card"], card) for f, o in others)
 
 
 def _confusable_number(best: dict, others: list[dict]) -> bool:

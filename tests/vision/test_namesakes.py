@@ -74,6 +74,19 @@ async def test_the_release_spotted_tells_apart_cards_of_one_name_and_number(ctx,
         assert d.confidence != "High"
 
 
+async def test_cards_of_one_name_and_number_that_nothing_tells_apart_are_a_low_guess(ctx, sessions, cat,
+                                                                                     monkeypatch):
+    # "Aaron Judge" "#2" read, nothing of the header: 2024 Topps Chrome #2 or 2023 Donruss #2 is a
+    # coin flip, so the answer is Low (not the Medium a sure name and number would get), with the
+    # other set's card among the suggestions
+    (donruss,) = await judge_in(sessions, cat, [("2023 Donruss Baseball", "2")])
+    tiny_print(monkeypatch, [], reads=["Aaron Judge", "#2"])
+    (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
+    assert (d.card.name, d.card.number, d.confidence) == ("Aaron Judge", "2", "Low")
+    other = ({str(donruss.id), str(cat.cards["judge"].id)} - {d.card.id}).pop()
+    assert other in {c.id for c in d.card.suggestions or []}
+
+
 async def test_a_number_read_in_the_cards_corner_settles_a_name_tie(ctx, sessions, cat, monkeypatch):
     # no read finds a line in the corner, but the recogniser on the corner itself reads "#78"
     _, twin = await judge_in(sessions, cat, [("2023 Bowman Baseball", "77"), ("2023 Donruss Baseball", "78")])
