@@ -53,6 +53,7 @@ class TextEvidence:
     read_names: dict[str, float] = field(default_factory=dict)  # name -> ``_read_similarity`` (a cache)
     raw: list[str] = field(default_factory=list)  # the lines as read
     read_whole: set[str] = field(default_factory=set)  # catalog names read as a whole line (set before scoring)
+    number_keys: set[str] = field(default_factory=set)  # ``numbers`` as ``number_read`` compares them (``number_key``)
 
 
 def evidence(lines: list[str]) -> TextEvidence:
@@ -62,9 +63,10 @@ def evidence(lines: list[str]) -> TextEvidence:
     short = sorted({w for w in ws if len(w) == 3 and w.isalpha() and w not in STOP})[:6]
     folded = [f for f in (fold(line) for line in lines) if f]
     read = {(fold(w), word_shape(w)) for line in lines for w in raw_words(line) if len(w) >= 2 and not w.isdigit()}
+    nums = numbers(lines)
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
-                        numbers=numbers(lines), years=set(years(lines)), query_words=query,
-                        trigram_words=query + short, folded=folded,
+                        numbers=nums, number_keys={number_key(x) for x in nums}, years=set(years(lines)),
+                        query_words=query, trigram_words=query + short, folded=folded,
                         folded_words={w for f in folded for w in f.split()}, read_words=sorted(read),
                         raw=[" ".join(line.split()) for line in lines])
 
@@ -187,7 +189,7 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
     if not number:
         return 0.0
     n = number_key(number)
-    read = {number_key(x) for x in ev.numbers}
+    read = ev.number_keys
     if n in read or n.lstrip("0") in read or "0" + n in read:
         return 1.0
     if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in read):

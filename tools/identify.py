@@ -387,8 +387,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             return Detection(confidence=grading.confidence, card=DetectionCard(), grading=grading)
         return None
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
-    twin = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # a variation with the same text
-    if level == "High" and (best_f - runner < 0.06 or twin is not None
+    tied = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # e.g. a variation with the same text
+    if level == "High" and (best_f - runner < 0.06 or tied is not None
                             or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
                             or 0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a number spotted
                             or best_id in ev.spotted_context):  # its release spotted among its namesakes
