@@ -79,9 +79,24 @@ def line_names(ev: TextEvidence) -> list[str]:
 
 
 def names_read_whole(ev: TextEvidence, cands) -> set[str]:
-    """The names of ``cands`` (candidate rows) read as a whole line (``line_names``)."""
+    """The names of ``cands`` (candidate rows) read as a whole line (``line_names``), or as a whole line
+    but for one letter of a last word of two letters or more (``suffix_misread``)."""
     forms = set(line_names(ev))
-    return {c["card"].name for c in cands if c["card"].name in forms}
+    lines = [norm(line).split() for line in ev.raw]
+    return {c["card"].name for c in cands
+            if c["card"].name in forms or any(suffix_misread(norm(c["card"].name).split(), ws) for ws in lines)}
+
+
+def suffix_misread(name: list[str], line: list[str]) -> bool:
+    """Whether a line's words are a name's (both as ``norm`` words) but for one letter of the name's
+    last word, a suffix of two letters or more such as "ex", "GX" or "VMAX" that the name shares with
+    a shorter one: "Maushold es" is Maushold ex read, not Maushold (which it contains, and would
+    otherwise count as read exactly). The misread word is letters, as long as the suffix."""
+    if len(name) < 2 or len(line) != len(name) or line[:-1] != name[:-1]:
+        return False
+    want, got = name[-1], line[-1]
+    return (len(want) >= 2 and len(got) == len(want) and got.isalpha() and want.isalpha()
+            and sum(a != b for a, b in zip(want, got)) == 1)
 
 
 def number_forms(ev: TextEvidence) -> list[str]:

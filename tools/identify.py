@@ -183,6 +183,10 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
         for c in await q.candidates_by_names_and_numbers(session=s, names=names, numbers=m.number_forms(ev),
                                                          segment_id=segment_id):
             cands.setdefault(c["card"].id, c)
+    misread = m.names_read_whole(ev, cands.values()) - ev.read_whole  # a suffix misread: "Maushold es"
+    if misread:
+        ev.read_whole |= misread
+        ev.read_names.clear()  # the names inside them no longer count as read exactly
     return cands
 
 

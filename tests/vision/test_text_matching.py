@@ -427,6 +427,34 @@ async def test_the_longer_name_read_whole_wins_over_a_name_inside_it(ctx, sessio
     assert d.card.id == str(umbreon_v.id)
 
 
+async def test_a_longer_names_suffix_misread_by_a_letter_is_that_name_not_the_shorter_one(ctx, sessions, cat,
+                                                                                         monkeypatch):
+    # "Maushold es": Maushold is in the line exactly, but the card is Maushold ex with its "x" misread
+    # (it came back Maushold at Medium); the stray "1" fits neither
+    plain, ex = await _named(sessions, cat, [("Maushold", "210"), ("Maushold ex", "155")])
+    read_lines(monkeypatch, ["PSA", "1", "Maushold es"])
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.name == "Maushold ex" and d.card.id == str(ex.id)
+    read_lines(monkeypatch, ["Maushold", "210"])  # the shorter name read as it is stays itself
+    (d,) = (await _identify(ctx, photo(cat, ["skenes"], seed=4))).detections
+    assert d.card.id == str(plain.id) and d.confidence == "High"
+
+
+@pytest.mark.parametrize("name, line, misread", [
+    ("maushold ex", "maushold es", True),
+    ("pikachu vmax", "pikachu vmak", True),
+    ("pikachu v", "pikachu y", False),  # one letter is too little to tell from a stray mark
+    ("maushold ex", "maushold e1", False),  # a digit is not a misread letter of the suffix
+    ("maushold ex", "maushold", False),
+    ("charizard gx", "charizerd gx", False),  # only the last word may differ
+    ("mew ex", "mew exs", False),
+])
+def test_suffix_misread(name, line, misread):
+    from tools._identify_match import suffix_misread
+
+    assert suffix_misread(name.split(), line.split()) is misread
+
+
 async def test_a_slabs_grade_is_not_read_as_the_card_number(ctx, sessions, cat, monkeypatch):
     # an SGC 10 of Aaron Judge: the lone "10" on the label is the grade; it must not make Aaron Judge
     # #10 the answer for certain (the card's own number was not read)
