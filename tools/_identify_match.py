@@ -89,9 +89,10 @@ def names_read_whole(ev: TextEvidence, cands) -> set[str]:
 
 def suffix_misread(name: list[str], line: list[str]) -> bool:
     """Whether a line's words are a name's (both as ``norm`` words) but for one letter of the name's
-    last word, a suffix of two letters or more such as "ex", "GX" or "VMAX" that the name shares with
-    a shorter one: "Maushold es" is Maushold ex read, not Maushold (which it contains, and would
-    otherwise count as read exactly). The misread word is letters, as long as the suffix."""
+    last word, a suffix of two letters or more such as "ex", "GX" or "VMAX": "Maushold es" is Maushold
+    ex read, not Maushold, which the line contains and which would otherwise count as read exactly.
+    The misread word is letters, as long as the suffix (one letter, "V" read "Y", is too little to
+    tell from a stray mark)."""
     if len(name) < 2 or len(line) != len(name) or line[:-1] != name[:-1]:
         return False
     want, got = name[-1], line[-1]

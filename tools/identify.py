@@ -166,7 +166,8 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     OCR-confusable letters folded ("Riek Toeehet"); if still none, the names sharing the most letter
     triples with the words read ("Bayne Greizky"). A lookup returns a few hundred cards at most (by
     letter triples a few dozen), some of a name's cards: the best names' cards numbered as read are
-    added."""
+    added. Last, candidates' names read whole but for a letter of their suffix ("Maushold es") join
+    ``ev.read_whole`` (``_identify_match.suffix_misread``)."""
     cands = {c["card"].id: c for c in await _read_whole(s, ev, segment_id)}
     for c in await q.candidates_by_words(session=s, words=ev.query_words, segment_id=segment_id,
                                          numbers=m.number_forms(ev)):
