@@ -256,15 +256,30 @@ def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tupl
     return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
 
 
-def _held(rgb: np.ndarray, f: detect.Found) -> bool:
+def _held(rgb: np.ndarray, f: detect.Found, found: list[detect.Found] = ()) -> bool:
     """A card (or a part of a holder) located alone whose holder outline lies on the photo's edges
-    (``detect._holders``) and whose label end has a label's colours there: the holder is the
-    detection (read as a slab), not the card inside it. True when it was."""
+    (``detect._holders``) and whose label end has a label's colours there (``label_end_by_colour``;
+    SGC's black too where the label box was located on its own among ``found``,
+    ``_label_box_located``): the holder is the detection (read as a slab), not the card inside it.
+    True when it was."""
     for end, quad in f.holders or []:
-        if label_end_by_colour(detect.straighten(rgb, quad, "slab")) == end:
+        slab = detect.straighten(rgb, quad, "slab")
+        if label_end_by_colour(slab) == end or _label_box_located(slab, quad, end, found):
             f.quad, f.kind, f.label_end = quad, "slab", end
             return True
     return False
+
+
+def _label_box_located(slab: np.ndarray, holder: np.ndarray, end: str, found: list[detect.Found]) -> bool:
+    """Another detection is the label box of ``holder`` at ``end`` (IoU 0.5 or more with where
+    ``detect.LABEL_BOX`` lies) and that end has a label's colours, SGC's black label included: a
+    card's dark name bar, which ``label_end_by_colour`` leaves out for looking the same, is not an
+    object located beyond the card. (An SGC slab lying on a light table, its holder's outline
+    missed, was located as its label and its card: two answers for one slab, neither outlining it.)"""
+    box = detect._part(holder, detect.LABEL_BOX, end)
+    if not any(detect._iou(g.quad, box)[0] >= 0.5 for g in found):
+        return False
+    return label_colour_company(slab if end == "top" else np.ascontiguousarray(slab[::-1, ::-1])) is not None
 
 
 def _framed(rgb: np.ndarray, f: detect.Found) -> None:
@@ -285,7 +300,7 @@ def settle(rgb: np.ndarray, found: list[detect.Found]) -> list[detect.Found]:
     for f in found:
         if f.label_end is None:
             _framed(rgb, f)
-        if f.label_end is None and _held(rgb, f):
+        if f.label_end is None and _held(rgb, f, found):
             grown.append(f)
     return [g for g in found if not any(g is not f and detect._inside_of(g.quad, f.quad) for f in grown)]
 

@@ -85,6 +85,23 @@ def test_a_card_located_alone_inside_its_holder_is_reported_as_the_slab(turned):
     assert detect._iou(OUTER, found.quad)[0] > 0.9
 
 
+def test_an_sgc_slab_located_as_its_label_and_its_card_is_one_slab():
+    # the holder's outline was missed and its black label box and the card inside were located apart:
+    # two answers for one slab, neither outlining it (a real SGC 10 came back twice, once wrong). SGC's
+    # black label is not trusted by its colours alone (a card's dark name bar looks the same), but
+    # with the label box located on its own at that end the holder is the detection
+    img = _on_table(render_slab(OHTANI, "SGC", "10", "81234567", render_card(OHTANI)))
+    edges = _blurred_edges(img)
+    window = detect.Found(quad=_box(160, 390, 660, 1090), kind="card", score=0.9)
+    label = detect.Found(quad=_box(126, 126, 694, 332), kind="card", score=0.9)
+    window.holders = detect._holders(window.quad, edges, [label.quad])
+    alone = detect.Found(quad=window.quad.copy(), kind="card", score=0.9, holders=window.holders)
+    assert pipeline.settle(img, [alone]) == [alone] and alone.kind == "card"  # the label's colours alone
+    assert pipeline.settle(img, [window, label]) == [window]
+    assert window.kind == "slab" and window.label_end == "top"
+    assert detect._iou(OUTER, window.quad)[0] > 0.9
+
+
 def test_a_bare_card_has_no_holder_around_it():
     card = render_card(OHTANI)
     img = _on_table(card)
