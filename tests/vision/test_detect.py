@@ -65,3 +65,16 @@ def test_card_foreshortened_until_it_looks_almost_square_is_located_whole():
     found = detect.locate(_place(card, quad, (40, 70, 150)))
     best = max(found, key=lambda f: detect._iou(quad, f.quad)[0])
     assert detect._iou(quad, best.quad)[0] >= 0.9 and best.kind == "card"
+
+
+def test_a_slab_seen_at_a_slant_until_it_looks_narrow_is_located_as_a_slab():
+    # an SGC 10 in a hard photo: its far end foreshortened, the holder measured 0.43 wide to tall (top 119
+    # and bottom 83 px, sides 241 and 228) and was located as nothing at all, not even its card
+    from vision.render import render_slab
+
+    spec = CardSpec(id="slant", name="Mike Schooler", number="299", release_name="1989 Topps")
+    slab = render_slab(spec, "SGC", "10", "61383630", render_card(spec))
+    quad = np.array([[217, 455], [336, 450], [331, 691], [249, 680]], np.float32) * 1.2
+    found = detect.locate(_place(slab, quad, (60, 170, 90)))
+    best = max(found, key=lambda f: detect._iou(quad, f.quad)[0])
+    assert detect._iou(quad, best.quad)[0] >= 0.9 and best.kind == "slab"
