@@ -194,10 +194,10 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
     ratio = wq / max(hq, 1)
     # up to 0.95, not the card's 0.714 with a margin: a card seen at a slant measures nearly square
     # (one end foreshortened), and a tighter cap kept its art box instead, a crop with no name on it
-    if not SLANTED_SLAB <= ratio <= 0.95:
+    if not SLANTED_SLAB <= ratio <= 0.95:  # under NARROW only a closed outline (CLOSED_OUTLINE)
         return None
     mean_sup, min_sup = _support(edge_dil, quad)
-    if mean_sup < 0.75 or min_sup < 0.5 or (ratio < 0.48 and min(mean_sup, min_sup) < CLOSED_OUTLINE):
+    if mean_sup < 0.75 or min_sup < 0.5 or (ratio < NARROW and min(mean_sup, min_sup) < CLOSED_OUTLINE):
         return None
     kind = "slab" if ratio < (CARD_RATIO + SLAB_RATIO) / 2 else "card"
     return Found(quad=quad, kind=kind, score=mean_sup)
@@ -205,10 +205,11 @@ def _quad_from(points: np.ndarray, approx: np.ndarray, hull_area: float, size: t
 
 # opposite sides of a card seen in perspective: a phone photo's tilt shortens one by far less than half
 MAX_SIDE_RATIO = 2.2
-# a slab (0.60) seen at a slant, its far end foreshortened, measures down to about 0.42 (an SGC 10 whose top
-# and bottom measured 119 and 83 px, its sides 241 and 228, was located as nothing at all); under 0.48 an
-# outline is taken only where every side lies on edges (CLOSED_OUTLINE), as a holder's does
-SLANTED_SLAB, CLOSED_OUTLINE = 0.40, 0.95
+# the narrowest outline (wide to tall) taken as such; a slab (0.60) seen at a slant, its far end
+# foreshortened, measures down to about 0.42 (an SGC 10 whose top and bottom measured 119 and 83 px, its
+# sides 241 and 228, was located as nothing at all): down to SLANTED_SLAB an outline is taken only where
+# every side lies on edges (CLOSED_OUTLINE), as a holder's does
+NARROW, SLANTED_SLAB, CLOSED_OUTLINE = 0.48, 0.40, 0.95
 
 
 # where a slab holds its card, as shares of the holder (vision/render.py: 620x1040, card at 60..560 x 290..990),

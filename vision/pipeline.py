@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -256,7 +257,7 @@ def _holder_label_end(rgb: np.ndarray, quad: np.ndarray, found: list, size: tupl
     return label_end_by_text_and_colour(detect.straighten(rgb, quad, "slab"), bands)
 
 
-def _held(rgb: np.ndarray, f: detect.Found, found: list[detect.Found] = ()) -> bool:
+def _held(rgb: np.ndarray, f: detect.Found, found: Sequence[detect.Found] = ()) -> bool:
     """A card (or a part of a holder) located alone whose holder outline lies on the photo's edges
     (``detect._holders``) and whose label end has a label's colours there (``label_end_by_colour``;
     SGC's black too where the label box was located on its own among ``found``,
@@ -270,12 +271,12 @@ def _held(rgb: np.ndarray, f: detect.Found, found: list[detect.Found] = ()) -> b
     return False
 
 
-def _label_box_located(slab: np.ndarray, holder: np.ndarray, end: str, found: list[detect.Found]) -> bool:
+def _label_box_located(slab: np.ndarray, holder: np.ndarray, end: str, found: Sequence[detect.Found]) -> bool:
     """Another detection is the label box of ``holder`` at ``end`` (IoU 0.5 or more with where
     ``detect.LABEL_BOX`` lies) and that end has a label's colours, SGC's black label included: a
     card's dark name bar, which ``label_end_by_colour`` leaves out for looking the same, is not an
-    object located beyond the card. (An SGC slab lying on a light table, its holder's outline
-    missed, was located as its label and its card: two answers for one slab, neither outlining it.)"""
+    object located beyond the card. (An SGC slab lying sideways, its holder's outline missed, was
+    located as its label and its card: two answers for one slab, neither outlining it.)"""
     box = detect._part(holder, detect.LABEL_BOX, end)
     if not any(detect._iou(g.quad, box)[0] >= 0.5 for g in found):
         return False
