@@ -82,9 +82,9 @@ def names_read_whole(ev: TextEvidence, cands) -> set[str]:
     """The names of ``cands`` (candidate rows) read as a whole line (``line_names``), or as a whole line
     but for one letter of a last word of two letters or more (``suffix_misread``)."""
     forms = set(line_names(ev))
-    lines = [norm(line).split() for line in ev.raw]
-    return {c["card"].name for c in cands
-            if c["card"].name in forms or any(suffix_misread(norm(c["card"].name).split(), ws) for ws in lines)}
+    lines = [line.split() for line in ev.lines]
+    return {name for name in {c["card"].name for c in cands}
+            if name in forms or any(suffix_misread(norm(name).split(), ws) for ws in lines)}
 
 
 def suffix_misread(name: list[str], line: list[str]) -> bool:

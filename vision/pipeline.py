@@ -180,12 +180,17 @@ def label_colour_company(slab: np.ndarray) -> str | None:
     return max(share, key=share.__getitem__)
 
 
+def end_up(slab: np.ndarray, end: str) -> np.ndarray:
+    """A straightened holder turned so that its ``end`` ("top" / "bottom") is at the top."""
+    return slab if end == "top" else np.ascontiguousarray(slab[::-1, ::-1])
+
+
 def label_end_by_colour(slab: np.ndarray) -> str | None:
     """``"top"`` / ``"bottom"`` when exactly one end of a straightened holder has a PSA, BGS or CGC
     label's colours. SGC's black label is left out: a card's dark name bar at the end of an outline
     looks the same (and, on photographed cards, a dark corner of the photo); it is read from its
     text instead."""
-    ends = {"top": label_colour_company(slab), "bottom": label_colour_company(np.ascontiguousarray(slab[::-1, ::-1]))}
+    ends = {end: label_colour_company(end_up(slab, end)) for end in ("top", "bottom")}
     hits = [end for end, c in ends.items() if c is not None]
     if len(hits) != 1 or ends[hits[0]] == "SGC":
         return None
@@ -231,8 +236,7 @@ def label_end_by_text_and_colour(slab: np.ndarray, bands: dict[str, list[tuple[s
     for end, items in bands.items():
         lines = [t for t, _ in items]
         label = parse_label(lines)
-        band = slab if end == "top" else np.ascontiguousarray(slab[::-1, ::-1])
-        if label.company is not None and label_colour_company(band) == label.company:
+        if label.company is not None and label_colour_company(end_up(slab, end)) == label.company:
             return end
         right_grade = lone_grade([t for t, cx in items if cx > 0.6])
         if by_colour == end and (label.company is not None or label.cert or right_grade):
@@ -280,7 +284,7 @@ def _label_box_located(slab: np.ndarray, holder: np.ndarray, end: str, found: Se
     box = detect._part(holder, detect.LABEL_BOX, end)
     if not any(detect._iou(g.quad, box)[0] >= 0.5 for g in found):
         return False
-    return label_colour_company(slab if end == "top" else np.ascontiguousarray(slab[::-1, ::-1])) is not None
+    return label_colour_company(end_up(slab, end)) is not None
 
 
 def _framed(rgb: np.ndarray, f: detect.Found) -> None:
