@@ -4,7 +4,9 @@
 
 Prints the median and best wall time for a one-card and a four-card generated photo (decode,
 locate, straighten, OCR, features; catalog matching excluded) and the peak RSS with the OCR
-engine loaded. Targets (issue 6): <= 1.0 s one card, <= 2.0 s four cards on 2 cores, < 500 MB.
+engine loaded, and the machine's yardstick (``vision.ocr.yardstick_ms``) with the four-card median
+as a multiple of it, so figures from two machines compare. Targets (issue 6): <= 1.0 s one card,
+<= 2.0 s four cards on 2 cores, < 500 MB.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision.ocr import YARDSTICK_SHAPE, yardstick_ms  # noqa: E402
 from vision.photos import make_photo  # noqa: E402
 from vision.pipeline import analyse  # noqa: E402
 from vision.render import CardSpec, render_card  # noqa: E402
@@ -39,7 +42,11 @@ def main() -> None:
             found = len(analyse(data).readings)
             times.append(time.perf_counter() - t)
         print(f"{n}-card photo: found {found}, median {statistics.median(times):.3f}s, best {min(times):.3f}s")
+        four = statistics.median(times) * 1000
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    ys = yardstick_ms()
+    print(f"machine yardstick {ys:.1f} ms (the text detector alone on a {YARDSTICK_SHAPE[3]} x {YARDSTICK_SHAPE[2]} "
+          f"px input); four-card median / yardstick: {four / ys:.1f}")
 
 
 if __name__ == "__main__":

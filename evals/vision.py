@@ -10,7 +10,8 @@ as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify._m
 with reference images for every card ("refs") and from text alone ("text"). Printed per mode and
 difficulty: detection recall / precision (IoU >= 0.5), exact card top-1 (card and parallel),
 base card top-1 (parallel ignored), slab company / grade accuracy, precision of each confidence
-tier, latency p50 / p95 per photo (1-card and 4-card photos separately) and the peak RSS. With
+tier, latency p50 / p95 per photo (1-card and 4-card photos separately), the peak RSS and the
+machine's yardstick (``vision.ocr.yardstick_ms``: latencies from two machines compare through it). With
 ``--real DATA`` the catalog is the real one instead (``build_real_catalog``: every Pokemon card of
 tcgdex and the 1989 baseball checklists, 26,131 cards, imported as ``cardwise import`` does) and
 the photographed cards are drawn from it: namesakes as a real catalog has them (117 Pikachu, a
@@ -45,7 +46,7 @@ from tools import _identify_match as m
 from tools import identify as ident
 from tools.context import Caller, ToolContext
 from tools.settings import Settings
-from vision import detect, memory, pipeline
+from vision import detect, memory, ocr, pipeline
 from vision.features import card_features
 from vision.photos import make_photo
 from vision.render import CardSpec, render_card, render_slab
@@ -361,6 +362,14 @@ async def main_async(args, url: str) -> None:
         finally:
             await engine.dispose()
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(yardstick())
+
+
+def yardstick() -> str:
+    """The machine's yardstick (``vision.ocr.yardstick_ms``) as the eval and the benches print it."""
+    h, w = ocr.YARDSTICK_SHAPE[2:]
+    return (f"machine yardstick {ocr.yardstick_ms():.1f} ms (the text detector alone on a {w} x {h} px input; "
+            "latencies taken on another machine compare through it)")
 
 
 def main(argv: list[str] | None = None) -> None:

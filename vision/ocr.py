@@ -139,6 +139,27 @@ def recognise(line_crops: list[np.ndarray]) -> list[tuple[str, float]]:
     return [(str(t), float(sc)) for t, sc in zip(res.txts, res.scores)]
 
 
+YARDSTICK_SHAPE = (1, 3, 736, 512)  # a closer read's detection of a straightened card
+
+
+def yardstick_ms(runs: int = 20) -> float:
+    """The machine's speed at this work, for comparing latency figures taken on different machines
+    (machines of one kind differ: the text detector on this input took 49 ms on one and 78 ms on
+    another, and every latency scales with it): the median milliseconds of the text detector's model
+    alone on a fixed ``YARDSTICK_SHAPE`` input, after three runs to warm it up."""
+    import time
+
+    det = engine()._load_det_model()
+    x = np.random.default_rng(0).random(YARDSTICK_SHAPE, dtype=np.float32)
+    times = []
+    for i in range(runs + 3):
+        t = time.perf_counter()
+        det.session(x)
+        if i >= 3:
+            times.append(time.perf_counter() - t)
+    return 1000 * float(np.median(times))
+
+
 def _recogniser():
     """rapidocr's text recogniser (it loads the model on first use, so one empty read comes first)."""
     eng = engine()
