@@ -54,6 +54,7 @@ class TextEvidence:
     raw: list[str] = field(default_factory=list)  # the lines as read
     read_whole: set[str] = field(default_factory=set)  # catalog names read as a whole line (set before scoring)
     number_keys: set[str] = field(default_factory=set)  # ``numbers`` as ``number_read`` compares them (``number_key``)
+    stray_keys: set[str] = field(default_factory=set)  # number keys read only as a line of one character
 
 
 def evidence(lines: list[str]) -> TextEvidence:
@@ -64,8 +65,10 @@ def evidence(lines: list[str]) -> TextEvidence:
     folded = [f for f in (fold(line) for line in lines) if f]
     read = {(fold(w), word_shape(w)) for line in lines for w in raw_words(line) if len(w) >= 2 and not w.isdigit()}
     nums = numbers(lines)
+    keys = {number_key(x) for x in nums}
+    apart = {number_key(x) for x in numbers([line for line in lines if len(line.strip()) > 1])}
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
-                        numbers=nums, number_keys={number_key(x) for x in nums}, years=set(years(lines)),
+                        numbers=nums, number_keys=keys, stray_keys=keys - apart, years=set(years(lines)),
                         query_words=query, trigram_words=query + short, folded=folded,
                         folded_words={w for f in folded for w in f.split()}, read_words=sorted(read),
                         raw=[" ".join(line.split()) for line in lines])
@@ -219,22 +222,55 @@ def number_key(number: str) -> str:
     return norm(number).replace(" ", "").replace("#", "").replace("/", "")
 
 
+def stray_number(ev: TextEvidence, number: str | None) -> bool:
+    """The number was credited only through a line of one character ("1" beside a name: a stroke of
+    blur or the card's edge reads as one as readily as a printed number; "#1" or "1/102" is not
+    this)."""
+    if not number or number_read(ev, number) < 1.0:
+        return False
+    n = number_key(number)
+    return not ({n, n.lstrip("0"), "0" + n} & (ev.number_keys - ev.stray_keys))
+
+
 def release_text(cand: dict[str, Any]) -> str:
     """A candidate's release and set names, as a card prints them."""
     return f"{cand['release_name'] or ''} {cand['set_name'] or ''}"
 
 
+SET_AND_NUMBER = 0.45  # text_score of a card whose release, year and number were read, but not its name
+
+
+def release_read(ev: TextEvidence, cand: dict[str, Any]) -> float:
+    """The share of the words of a candidate's release and set names (not its year) read."""
+    rel_words = {w for w in words(release_text(cand)) if not w.isdigit()}
+    return len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0
+
+
+def year_read(ev: TextEvidence, cand: dict[str, Any]) -> bool:
+    return bool(cand["year"]) and str(cand["year"])[:4] in ev.years
+
+
+def set_and_number_read(ev: TextEvidence, cand: dict[str, Any]) -> bool:
+    """The card's release and set names, its year and its number all read exactly: the header that
+    names one card of a catalog whatever its name ("1989 Bowman Baseball Base Set #261")."""
+    return number_read(ev, cand["card"].number) == 1.0 and release_read(ev, cand) == 1.0 and year_read(ev, cand)
+
+
 def text_score(ev: TextEvidence, cand: dict[str, Any]) -> float:
+    """0.6 name + 0.25 number + 0.1 release and set + 0.05 year; halved when the name is not read
+    (``NAME_READ``), but never under ``SET_AND_NUMBER`` when the rest was all read exactly (a Low
+    answer: the card a header names, with a name too blurred or long to read)."""
     if not ev.lines:
         return 0.0
     c = cand["card"]
     name_sim = name_similarity(ev, c.name)
     num = number_read(ev, c.number)
-    rel_words = {w for w in words(release_text(cand)) if not w.isdigit()}
-    ctx = max(len(rel_words & ev.words) / len(rel_words) if rel_words else 0.0, ev.spotted_context.get(c.id, 0.0))
-    yr = 1.0 if cand["year"] and str(cand["year"])[:4] in ev.years else 0.0
+    ctx = max(release_read(ev, cand), ev.spotted_context.get(c.id, 0.0))
+    yr = 1.0 if year_read(ev, cand) else 0.0
     s = 0.6 * name_sim + 0.25 * num + 0.1 * ctx + 0.05 * yr
-    return s if name_sim >= NAME_READ else s * 0.5
+    if name_sim >= NAME_READ:
+        return s
+    return max(s * 0.5, SET_AND_NUMBER) if set_and_number_read(ev, cand) else s * 0.5
 
 
 def likeliest_names(ev: TextEvidence, cands, n: int = 5) -> list[str]:

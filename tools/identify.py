@@ -166,8 +166,10 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
     OCR-confusable letters folded ("Riek Toeehet"); if still none, the names sharing the most letter
     triples with the words read ("Bayne Greizky"). A lookup returns a few hundred cards at most (by
     letter triples a few dozen), some of a name's cards: the best names' cards numbered as read are
-    added. Last, candidates' names read whole but for a letter of their suffix ("Maushold es") join
-    ``ev.read_whole`` (``_identify_match.suffix_misread``)."""
+    added, and so are the cards of a year and number read whose release and set were read too (a header
+    read whole over a name that is not: ``_identify_match.set_and_number_read``). Last, candidates'
+    names read whole but for a letter of their suffix ("Maushold es") join ``ev.read_whole``
+    (``_identify_match.suffix_misread``)."""
     cands = {c["card"].id: c for c in await _read_whole(s, ev, segment_id)}
     for c in await q.candidates_by_words(session=s, words=ev.query_words, segment_id=segment_id,
                                          numbers=m.number_forms(ev)):
@@ -184,6 +186,11 @@ async def _text_candidates(s, ev: m.TextEvidence, segment_id) -> dict[uuid.UUID,
         for c in await q.candidates_by_names_and_numbers(session=s, names=names, numbers=m.number_forms(ev),
                                                          segment_id=segment_id):
             cands.setdefault(c["card"].id, c)
+    if ev.numbers and ev.years:  # a header read whole names its card when the name is not read
+        for c in await q.candidates_by_years_and_numbers(session=s, years=sorted(ev.years),
+                                                         numbers=m.number_forms(ev), segment_id=segment_id):
+            if m.set_and_number_read(ev, c):
+                cands.setdefault(c["card"].id, c)
     misread = m.names_read_whole(ev, cands.values()) - ev.read_whole  # a suffix misread: "Maushold es"
     if misread:
         ev.read_whole |= misread
@@ -396,6 +403,7 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     if level == "High" and (best_f - runner < 0.06 or tied is not None
                             or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
                             or 0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a number spotted
+                            or _stray_pick(ev, best, [cands[c] for _, c in scored[1:]])
                             or best_id in ev.spotted_context):  # its release spotted among its namesakes
         level = "Medium"
     if level != "Low" and _twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f):
@@ -413,6 +421,15 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     det = Detection(confidence=level, card=card, grading=grading)
     det._score = conf
     return det
+
+
+def _stray_pick(ev: m.TextEvidence, best: dict, others: list[dict]) -> bool:
+    """The number that picked the best card among its namesakes was read only as a line of one
+    character (``_identify_match.stray_number``): Meganium #001 of some twenty Meganium came back
+    High for Meganium #9 on a "1" read in the artwork. A name with one card needs no number."""
+    card = best["card"]
+    return m.stray_number(ev, card.number) and any(o["card"].name == card.name and not m.same_print(o["card"], card)
+                                                   for o in others)
 
 
 def _twin_ties(best: dict, others: list[tuple[float, dict]], best_f: float) -> bool:

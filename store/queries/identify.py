@@ -150,6 +150,21 @@ async def candidates_by_names_and_numbers(*, session: AsyncSession, names: list[
     return [_row(r) for r in (await session.execute(stmt.limit(100))).all()]
 
 
+async def candidates_by_years_and_numbers(*, session: AsyncSession, years: list[str], numbers: list[str],
+                                          segment_id: uuid.UUID | None) -> list[dict[str, Any]]:
+    """Cards numbered one of ``numbers`` (lowercase, as in ``candidates_by_words``) in a release of one
+    of ``years`` (a release year's first four characters: "1989", "2023" of "2023-24"): the cards a
+    header read whole may name when the name is not read ("1989 Bowman Baseball Base Set #261" over
+    an illegible three-player name). The caller keeps those whose release was read too."""
+    if not years or not numbers:
+        return []
+    stmt = _card_select().where(func.substr(Release.year, 1, 4).in_(list(years)),
+                                func.lower(Card.number).in_(list(numbers)))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    return [_row(r) for r in (await session.execute(stmt.limit(200))).all()]
+
+
 async def name_index_version(*, session: AsyncSession) -> tuple[int, int]:
     """Changes when cards are added or removed or the catalog's version is raised (imports raise it)."""
     count = (await session.execute(select(func.count(Card.id)))).scalar_one()
