@@ -362,14 +362,7 @@ async def main_async(args, url: str) -> None:
         finally:
             await engine.dispose()
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    print(yardstick())
-
-
-def yardstick() -> str:
-    """The machine's yardstick (``vision.ocr.yardstick_ms``) as the eval and the benches print it."""
-    h, w = ocr.YARDSTICK_SHAPE[2:]
-    return (f"machine yardstick {ocr.yardstick_ms():.1f} ms (the text detector alone on a {w} x {h} px input; "
-            "latencies taken on another machine compare through it)")
+    print(f"{ocr.yardstick_line(ocr.yardstick_ms())}: latencies taken on another machine compare through it")
 
 
 def main(argv: list[str] | None = None) -> None:

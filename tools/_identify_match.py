@@ -64,11 +64,12 @@ def evidence(lines: list[str]) -> TextEvidence:
     short = sorted({w for w in ws if len(w) == 3 and w.isalpha() and w not in STOP})[:6]
     folded = [f for f in (fold(line) for line in lines) if f]
     read = {(fold(w), word_shape(w)) for line in lines for w in raw_words(line) if len(w) >= 2 and not w.isdigit()}
-    nums = numbers(lines)
+    apart = numbers([line for line in lines if len(line.strip()) > 1])
+    nums = apart | numbers([line for line in lines if len(line.strip()) <= 1])  # as numbers(lines): line by line
     keys = {number_key(x) for x in nums}
-    apart = {number_key(x) for x in numbers([line for line in lines if len(line.strip()) > 1])}
     return TextEvidence(lines=[n for n in normed if n], joined=" ".join(normed), words=ws,
-                        numbers=nums, number_keys=keys, stray_keys=keys - apart, years=set(years(lines)),
+                        numbers=nums, number_keys=keys, stray_keys=keys - {number_key(x) for x in apart},
+                        years=set(years(lines)),
                         query_words=query, trigram_words=query + short, folded=folded,
                         folded_words={w for f in folded for w in f.split()}, read_words=sorted(read),
                         raw=[" ".join(line.split()) for line in lines])
@@ -209,11 +210,16 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
         return 0.0
     n = number_key(number)
     read = ev.number_keys
-    if n in read or n.lstrip("0") in read or "0" + n in read:
+    if _exact_forms(n) & read:
         return 1.0
     if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in read):
         return LOOSE_NUMBER
     return ev.spotted_numbers.get(number, 0.0)
+
+
+def _exact_forms(key: str) -> set[str]:
+    """A number key as ``number_read`` credits it in full: as is, without its leading zeros, behind one "0"."""
+    return {key, key.lstrip("0"), "0" + key}
 
 
 def number_key(number: str) -> str:
@@ -228,8 +234,7 @@ def stray_number(ev: TextEvidence, number: str | None) -> bool:
     this)."""
     if not number or number_read(ev, number) < 1.0:
         return False
-    n = number_key(number)
-    return not ({n, n.lstrip("0"), "0" + n} & (ev.number_keys - ev.stray_keys))
+    return not (_exact_forms(number_key(number)) & (ev.number_keys - ev.stray_keys))
 
 
 def release_text(cand: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ import logging
 import math
 import os
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -147,8 +148,6 @@ def yardstick_ms(runs: int = 20) -> float:
     (machines of one kind differ: the text detector on this input took 49 ms on one and 78 ms on
     another, and every latency scales with it): the median milliseconds of the text detector's model
     alone on a fixed ``YARDSTICK_SHAPE`` input, after three runs to warm it up."""
-    import time
-
     det = engine()._load_det_model()
     x = np.random.default_rng(0).random(YARDSTICK_SHAPE, dtype=np.float32)
     times = []
@@ -158,6 +157,12 @@ def yardstick_ms(runs: int = 20) -> float:
         if i >= 3:
             times.append(time.perf_counter() - t)
     return 1000 * float(np.median(times))
+
+
+def yardstick_line(ms: float) -> str:
+    """``yardstick_ms`` as the eval and the benches print it."""
+    h, w = YARDSTICK_SHAPE[2:]
+    return f"machine yardstick {ms:.1f} ms (the text detector alone on a {w} x {h} px input)"
 
 
 def _recogniser():
