@@ -25,6 +25,7 @@ from tools._schema import strict_schema
 from tools.context import ToolContext
 from tools.errors import ServiceError
 
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 ToolFn = Callable[[ToolContext, Any], Awaitable[Any]]
 BodyMode = Literal["fields", "field", "binary", "none"]
 
@@ -51,6 +52,9 @@ class Tool:
     # a deterministic read of data shared by every key (the catalog): REST may answer it from the
     # per-process response cache (api/response_cache.py)
     cache: bool = False
+    # the call creates, changes or deletes stored data: the agent and MCP offer it only where the
+    # caller allowed writes (default: every POST/PUT/PATCH/DELETE route that is not declared a read)
+    writes: bool = False
 
     @property
     def summary(self) -> str:
@@ -78,6 +82,7 @@ def tool(
     extra_statuses: tuple[int, ...] = (),
     response_content_types: tuple[str, ...] = ("application/json",),
     cache: bool = False,
+    writes: bool | None = None,
 ) -> Callable[[ToolFn], Tool]:
     """Register ``fn(ctx, input_model) -> output_model`` under ``name`` (and optionally a route)."""
 
@@ -114,6 +119,7 @@ def tool(
             extra_statuses=extra_statuses,
             response_content_types=response_content_types,
             cache=cache,
+            writes=(method or "GET").upper() in WRITE_METHODS if writes is None else writes,
         )
         _REGISTRY[name] = t
         return t

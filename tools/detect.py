@@ -35,7 +35,8 @@ class DetectResult(CamelOut):
     cards: list[DetectedObject] | None = None
 
 
-@tool("detect_card", method="POST", path="/v1/detect/card", body="binary", agent=False, extra_statuses=(413, 415))
+@tool("detect_card", method="POST", path="/v1/detect/card", body="binary", agent=False, writes=False,
+      extra_statuses=(413, 415))
 async def detect_card(ctx: ToolContext, inp: DetectIn) -> DetectResult:
     """Tell whether a photo holds cards, how many, and where (corners of each card or slab)."""
     ctx.key_id()
@@ -75,7 +76,7 @@ def _process(data: bytes, inp: CardMagicIn) -> tuple[list, int]:
     return cards, len(cards)
 
 
-@tool("cardmagic_process", method="POST", path="/v1/cardmagic/process", body="binary", agent=False,
+@tool("cardmagic_process", method="POST", path="/v1/cardmagic/process", body="binary", agent=False, writes=False,
       extra_statuses=(413, 415, 422), response_content_types=("image/jpeg", "image/png", "application/zip"))
 async def cardmagic_process(ctx: ToolContext, inp: CardMagicIn) -> Binary:
     """Cut each card out of a photo, straightened and centred as a listing-ready image (a zip for several)."""

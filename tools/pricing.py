@@ -195,7 +195,7 @@ class BulkResponse(Out):
     meta: BulkMeta
 
 
-@tool("pricing_bulk", method="POST", path="/v1/pricing/")
+@tool("pricing_bulk", method="POST", path="/v1/pricing/", writes=False)
 async def pricing_bulk(ctx: ToolContext, body: BulkInput) -> BulkResponse:
     """Historical prices for 1-100 cards at once; each card succeeds or fails on its own."""
     results = []

@@ -68,3 +68,11 @@ async def test_invoke_unknown_tool(ctx):
     with pytest.raises(ServiceError) as info:
         await invoke("no_such_tool", "{}", ctx)
     assert info.value.code == "NOT_FOUND"
+
+
+def test_tools_that_change_stored_data_are_marked_writes():
+    tools = {t.name: t for t in all_tools()}
+    for name in ("collection_delete", "collection_card_update", "list_cards_add", "collector_create", "binder_delete"):
+        assert tools[name].writes, name
+    for name in ("catalog_cards", "pricing_bulk", "detect_card", "grades_companies"):
+        assert not tools[name].writes, name
