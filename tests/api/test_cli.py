@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from api.cli import main
+from cli.main import main
 
 
 @pytest.fixture

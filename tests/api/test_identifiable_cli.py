@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from api import cli
+from cli import main as cli
 from tests.factories import seed_catalog
 from tests.vision.helpers import photo
 from tools._models import Upload

@@ -6,7 +6,7 @@ import json
 
 from sqlalchemy import select
 
-from api import cli
+from cli import main as cli
 from store.models import CardImage
 from tests.factories import seed_catalog
 from tests.vision.helpers import png, spec

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from agent.llm import OpenAILLM, openai_client
 from agent.loop import run_query
-from api.cli import build_parser
-from api.model_server import create_model_app
+from cli.main import build_parser
+from cli.model_server import create_model_app
 
 
 async def test_served_model_answers_over_http_through_the_openai_client(aiohttp_client, ctx):

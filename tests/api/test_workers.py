@@ -100,7 +100,7 @@ def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
 
 
 def test_workers_must_be_positive(db_url, monkeypatch):
-    from api.cli import main
+    from cli.main import main
 
     monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
     assert main(["serve", "--workers", "0", "--no-migrate"]) == 2

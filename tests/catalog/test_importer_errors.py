@@ -9,7 +9,7 @@ import uuid
 
 from sqlalchemy import func, select
 
-from api.cli import main
+from cli.main import main
 from store.importers import junkwax, tcgdex
 from store.models import Card
 from tools import _odds

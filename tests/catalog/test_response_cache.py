@@ -166,7 +166,7 @@ async def test_a_request_cancelled_while_computing_releases_its_waiters():
 
 async def test_an_import_by_another_process_drops_the_cached_answers(aiohttp_client, make_settings, auth,
                                                                      db_url, monkeypatch):
-    from api.cli import main
+    from cli.main import main
 
     client = await aiohttp_client(create_app(make_settings(catalog_version_check_s=0)))
     params = {"name": "charizard"}

@@ -61,7 +61,7 @@ async def test_importing_the_scans_makes_them_reference_images_for_identificatio
                                                                                  capsys):
     # `cardwise import hockeycards` stored the scans but computed no features, so photos of
     # the very cards whose scans were imported were matched from their text alone (Medium, Low)
-    from api.cli import main
+    from cli.main import main
 
     monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
     root = shared_data("hockeycards")

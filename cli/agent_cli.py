@@ -31,7 +31,7 @@ def configure_model(p: argparse.ArgumentParser) -> None:
 def run_model(args: argparse.Namespace) -> int:
     from aiohttp import web
 
-    from api.model_server import create_model_app
+    from cli.model_server import create_model_app
 
     web.run_app(create_model_app(), host=args.host, port=args.port, access_log=None,
                 print=lambda m: print(m, file=sys.stderr))

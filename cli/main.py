@@ -34,7 +34,7 @@ EXTRA_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Calla
 
 
 def _agent_commands() -> None:
-    from api.agent_cli import COMMANDS
+    from cli.agent_cli import COMMANDS
 
     EXTRA_COMMANDS.update(COMMANDS)
 
@@ -191,7 +191,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if workers == 1:
         serve()
         return 0
-    from api.workers import run_workers
+    from cli.workers import run_workers
 
     return run_workers(serve, workers)
 

@@ -1,0 +1,1 @@
+"""The ``cardwise`` command line (``cli.main``): serve, migrate, keys, importers, evals, the model server."""
