@@ -21,10 +21,9 @@ from api import protocol_errors
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
-from store.db import create_engine, sessionmaker
-from store.queries import catalog_version
 from tools.context import ToolContext
 from tools.settings import Settings
+from tools.storage import catalog_version, create_engine, sessionmaker
 
 log = logging.getLogger("cardwise.api")
 

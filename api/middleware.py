@@ -15,10 +15,10 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
 from api.ratelimit import rate_limited
-from store.queries import keys as key_queries
 from tools import metrics
 from tools.context import Caller
 from tools.errors import STATUS_BY_CODE, ServiceError
+from tools.storage import api_keys as key_queries
 
 log = logging.getLogger("cardwise.api")
 REQUEST_ID_HEADER = "X-Request-Id"

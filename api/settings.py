@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from store.db import normalize_url
+from tools.storage import normalize_url
 from tools.settings import Settings
 
 
