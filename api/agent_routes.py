@@ -31,8 +31,8 @@ class AIContext(_Strict):
 
 
 class ConversationMessage(_Strict):
-    role: Literal["user", "assistant"]
-    content: str = Field(min_length=1, max_length=10000)
+    role: Literal["user", "assistant"] = Field(description="Who said it")
+    content: str = Field(min_length=1, max_length=10000, description="What was said")
 
 
 class AIQueryRequest(_Strict):
@@ -44,7 +44,7 @@ class AIQueryRequest(_Strict):
 
 
 class AIQueryResponse(BaseModel):
-    answer: str
+    answer: str = Field(description="The answer, in plain language")
     toolsUsed: list[str] = Field(description="Tools executed, in order")
     processingTime: float = Field(description="Milliseconds")
 
@@ -83,6 +83,9 @@ def raw_routes() -> list[Any]:
 
     return [RawRoute("POST", "/v1/ai/query", ai_query,
                      "Answer a natural-language question with the catalog, market and collection tools",
-                     response=AIQueryResponse.model_json_schema(), tags=("AI",),
-                     request=AIQueryRequest.model_json_schema(ref_template="#/components/schemas/{model}"),
-                     error_statuses=(400, 401, 500, 503))]
+                     response_model=AIQueryResponse, tags=("AI",), request_model=AIQueryRequest,
+                     error_statuses=(400, 401, 500, 503),
+                     description="The agent answers a question in plain language (\"what is my Griffey rookie "
+                                 "worth?\") by calling the same tools as the REST routes, at most maxIterations "
+                                 "rounds, and says which tools it used. Earlier turns go in conversationHistory. "
+                                 "The model is the configured OpenAI-compatible server or the built-in offline one.")]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from pydantic import BaseModel
 from sqlalchemy import text
 
 from api.adapter import as_handler
@@ -33,6 +34,9 @@ class RawRoute:
     in_openapi: bool = True
     request: dict[str, Any] | None = None          # JSON request body schema
     error_statuses: tuple[int, ...] = ()           # documented error statuses beyond the defaults
+    description: str = ""                          # what it does, for the document
+    request_model: type[BaseModel] | None = None   # the JSON body's model (instead of ``request``)
+    response_model: type[BaseModel] | None = None  # the answer's model (instead of ``response``)
 
 
 def public(handler):
@@ -98,15 +102,23 @@ async def static_file(request: web.Request) -> web.StreamResponse:
 
 
 _HEALTH_SCHEMA = {"type": "object", "required": ["status", "timestamp"],
-                  "properties": {"status": {"type": "string"}, "timestamp": {"type": "string"}}}
+                  "properties": {"status": {"type": "string", "description": "ok, or degraded when the database "
+                                                                            "does not answer"},
+                                 "timestamp": {"type": "string", "format": "date-time"},
+                                 "database": {"type": "string", "description": "ok or unavailable"}}}
 
 RAW_ROUTES: list[RawRoute] = [
-    RawRoute("GET", "/health", health, "Liveness check (no key required)", public=True, response=_HEALTH_SCHEMA),
-    RawRoute("GET", "/health/auth", health_auth, "Validate the API key", response=_HEALTH_SCHEMA),
+    RawRoute("GET", "/health", health, "Liveness check (no key required)", public=True, response=_HEALTH_SCHEMA,
+             description="Answers 200 with status ok when the service and its database answer, 503 with status "
+                         "degraded when the database does not. Needs no API key."),
+    RawRoute("GET", "/health/auth", health_auth, "Validate the API key", response=_HEALTH_SCHEMA,
+             description="Answers 200 when the API key sent is valid and not revoked, 401 otherwise."),
     RawRoute("GET", "/openapi.json", openapi_json, "This OpenAPI document", public=True, in_openapi=False),
     RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
     RawRoute("GET", "/metrics", public(metrics_handler), "Prometheus metrics (text exposition format)",
-             public=True, response={"type": "string"}, content_type="text/plain"),
+             public=True, response={"type": "string"}, content_type="text/plain",
+             description="Request counts and latencies by route and status, tool calls, agent rounds, cache hits, "
+                         "database pool and process figures, for a Prometheus scraper. Needs no API key."),
     RawRoute("GET", "/", console, "The web console", public=True, in_openapi=False),
     RawRoute("GET", "/static/{path:.+}", static_file, "The web console's files", public=True, in_openapi=False),
 ]

@@ -37,8 +37,10 @@ class Out(BaseModel):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
     __keep_none__: ClassVar[frozenset[str]] = frozenset()
 
+    # no return annotation on purpose: pydantic then documents the fields' own schema (serialization
+    # mode) instead of the annotation's, which for ``Any`` is an empty schema
     @model_serializer(mode="wrap")
-    def _omit_none(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+    def _omit_none(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo):  # type: ignore[no-untyped-def]
         data = handler(self)
         if not isinstance(data, dict):
             return data

@@ -25,8 +25,9 @@ def _not_bool(value: object) -> object:
     return value
 
 
-Quantity = Annotated[int, BeforeValidator(_not_bool),
-                     Field(ge=1, le=MAX_QUANTITY, description="Number of copies, at least 1")]
+# the bounds before the validator, so pydantic publishes them as minimum/maximum
+Quantity = Annotated[int, Field(ge=1, le=MAX_QUANTITY, description="Number of copies, at least 1"),
+                     BeforeValidator(_not_bool)]
 def _no_nul(value: str) -> str:
     if "\x00" in value:
         raise ValueError("must not contain NUL characters")

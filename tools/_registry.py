@@ -49,6 +49,8 @@ class Tool:
     tags: tuple[str, ...] = ()
     extra_statuses: tuple[int, ...] = ()
     response_content_types: tuple[str, ...] = field(default=("application/json",))
+    # a Binary tool that also answers JSON (e.g. ?format=json): the model of that JSON, for the document
+    json_model: type[BaseModel] | None = None
     # a deterministic read of data shared by every key (the catalog): REST may answer it from the
     # per-process response cache (api/response_cache.py)
     cache: bool = False
@@ -81,6 +83,7 @@ def tool(
     tags: tuple[str, ...] = (),
     extra_statuses: tuple[int, ...] = (),
     response_content_types: tuple[str, ...] = ("application/json",),
+    json_model: type[BaseModel] | None = None,
     cache: bool = False,
     writes: bool | None = None,
 ) -> Callable[[ToolFn], Tool]:
@@ -118,6 +121,7 @@ def tool(
             tags=tags or (name.split("_")[0],),
             extra_statuses=extra_statuses,
             response_content_types=response_content_types,
+            json_model=json_model,
             cache=cache,
             writes=(method or "GET").upper() in WRITE_METHODS if writes is None else writes,
         )

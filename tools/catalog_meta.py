@@ -351,9 +351,9 @@ class ImageQuery(In):
 
 
 class ImageJson(CamelOut):
-    data: str
-    content_type: str
-    size: int
+    data: str = Field(description="Base64 data URI, ready for an HTML img src")
+    content_type: str = Field(description="MIME type of the image")
+    size: int = Field(description="Size of the image in bytes")
 
 
 def _placeholder() -> bytes:
@@ -365,7 +365,7 @@ def _placeholder() -> bytes:
 
 
 @tool("card_image", method="GET", path="/v1/images/cards/{id}", agent=False,
-      response_content_types=("image/jpeg", "image/png", "application/json"))
+      response_content_types=("image/jpeg", "image/png", "application/json"), json_model=ImageJson)
 async def card_image(ctx: ToolContext, query: ImageQuery) -> Binary:
     """Get a card's stored image (front first) as bytes, or format=json for a base64 data URI."""
     async with ctx.transaction() as s:
