@@ -1,7 +1,7 @@
 """``as_handler(tool)``: turn a registered tool into an aiohttp handler.
 
 Query strings arrive as strings (``take=5``, ``is_identifiable=true``, repeated ``field=K:V`` for
-list fields); path parameters and the JSON body are merged in; the input model validates all of
+list fields; a key the input model does not know is refused with 400); path parameters and the JSON body are merged in; the input model validates all of
 it (a failure is 400 ``VALIDATION_ERROR``); the output model is dumped by alias.
 """
 
@@ -127,9 +127,12 @@ def as_handler(t: Tool):
 
     async def handler(request: web.Request) -> web.StreamResponse:
         data: dict[str, Any] = {}
+        unknown = sorted(set(request.query.keys()) - set(accepted))
+        if unknown:
+            known = ", ".join(sorted(accepted)) or "none"
+            raise ServiceError("VALIDATION_ERROR", f"Unknown query parameter{'s' if len(unknown) > 1 else ''} "
+                                                   f"{', '.join(unknown)}; this route accepts: {known}")
         for key in set(request.query.keys()):
-            if key not in accepted:
-                continue
             values = [v for v in request.query.getall(key) if v != ""]
             if not values:
                 continue

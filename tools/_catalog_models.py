@@ -5,14 +5,25 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tools._models import CamelOut, Out, cents_to_money
-from tools.errors import invalid
+from pydantic import Field
+
+from store.queries import catalog_cards as cq
 from store.queries.catalog_filters import parse_fields
+from tools._models import CamelOut, Out, ServerMessage, advisories, cents_to_money
+from tools.errors import invalid
 
 
 class FieldKV(CamelOut):
-    key: str
+    key: str = Field(description="Metadata key, upper case (HP, RARITY, ARTIST ...)")
     value: str
+
+
+class ParallelBrief(CamelOut):
+    """A parallel of a card in a list: id, name and print run."""
+
+    id: str
+    name: str
+    numbered_to: int | None = None
 
 
 class ParallelOut(CamelOut):
@@ -38,13 +49,16 @@ class CardOut(CamelOut):
     attributes: list[str] | None = None
     prices: dict[str, str] | None = None
     variation_of: str | None = None
+    fields: list[FieldKV] | None = Field(None, description="Metadata of the card (omitted when it has none)")
+    # every card Cardwise imports is a base card of its set (parallels are variants of base cards)
+    is_parallel_only: bool = Field(False, description="The card exists only as a parallel, not as a base card")
+    parallels: list[ParallelBrief] | None = Field(None, description="The card's parallels (omitted when none)")
 
 
 class CardDetail(CardOut):
     numbered_to: int | None = None
-    fields: list[FieldKV] | None = None
     parallel_count: int
-    parallels: list[ParallelOut]
+    parallels: list[ParallelOut]  # type: ignore[assignment]  # the full parallel records here
 
 
 class CardsPage(Out):
@@ -52,6 +66,7 @@ class CardsPage(Out):
     total_count: int
     skip: int
     take: int
+    messages: list[ServerMessage] | None = None
 
 
 def money_map(prices: dict[str, int] | None) -> dict[str, str] | None:
@@ -68,6 +83,32 @@ def card_out(row: Any, attrs: dict[uuid.UUID, list[str]], prices: dict[Any, dict
                release_year=row.release_year, attributes=attrs.get(c.id) or None,
                prices=money_map(prices.get((c.id, None))),
                variation_of=str(c.variation_of) if c.variation_of else None, **extra)
+
+
+async def card_items(s: Any, rows: list[Any], cls: type[CardOut] = CardOut,
+                     extra: dict[uuid.UUID, dict[str, Any]] | None = None,
+                     classes: dict[uuid.UUID, type[CardOut]] | None = None) -> list[Any]:
+    """A page of cards with attributes, base prices, metadata fields and parallels (four queries);
+    ``extra`` adds fields per card and ``classes`` picks another model per card."""
+    ids = [r.id for r in rows]
+    attrs, prices = await cq.enrich(session=s, card_ids=ids)
+    fields = await cq.fields_of_cards(session=s, card_ids=ids)
+    pars = await cq.parallels_of_cards(session=s, cards=list(rows))
+    return [card_out(r, attrs, prices, (classes or {}).get(r.id, cls),
+                     fields=[FieldKV(key=k, value=v) for k, v in fields.get(r.id, [])] or None,
+                     parallels=[ParallelBrief(id=str(p.id), name=p.name, numbered_to=p.numbered_to)
+                                for p in pars.get(r.id, [])] or None,
+                     **(extra or {}).get(r.id, {}))
+            for r in rows]
+
+
+def page_messages(total: int, skip: int, year: str | None = None, min_year: str | None = None,
+                  max_year: str | None = None) -> list[ServerMessage] | None:
+    """Advisories of a card page: a skip past the end, a year that overrides a year range."""
+    return advisories(
+        (skip > 0 and skip >= total, "info", f"skip {skip} is past the last result (total_count {total})"),
+        (bool(year and (min_year or max_year)), "warning", "year was given, so min_year and max_year were ignored"),
+    )
 
 
 def parallel_out(p: Any, *, prices: dict[str, int] | None = None, cards: list[uuid.UUID] | None = None) -> ParallelOut:

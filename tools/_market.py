@@ -12,6 +12,7 @@ from pydantic import BeforeValidator, Field
 
 from store.queries import pricing as pricing_queries
 from tools._models import Out, _uuid_str
+from tools._models import ServerMessage as ServerMessage  # re-exported for the pricing tools
 from tools.errors import not_found
 
 ListingType = Literal["auction", "fixed", "both"]
@@ -90,11 +91,6 @@ class CardContext(Out):
 class SourceCount(Out):
     source: str
     count: int
-
-
-class ServerMessage(Out):
-    type: Literal["info", "warning"]
-    message: str
 
 
 class QueryEcho(Out):

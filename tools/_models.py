@@ -149,6 +149,19 @@ def money_to_cents(value: str | None) -> int | None:
         raise ValueError(str(exc)) from exc
 
 
+class ServerMessage(Out):
+    """An advisory beside an answer (the published API's ``messages``): nothing failed, but read this."""
+
+    type: Literal["info", "warning"] = Field(description="Severity: info or warning")
+    message: str = Field(description="What the caller should know")
+
+
+def advisories(*items: tuple[bool, Literal["info", "warning"], str]) -> list[ServerMessage] | None:
+    """``messages`` from (applies, type, text) triples; None (omitted) when none applies."""
+    out = [ServerMessage(type=kind, message=text) for applies, kind, text in items if applies]
+    return out or None
+
+
 class ErrorBody(BaseModel):
     """The body of every error response."""
 

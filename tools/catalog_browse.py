@@ -10,7 +10,7 @@ from pydantic import Field
 from store.queries import catalog_browse as q
 from store.queries import catalog_cards as cq
 from store.queries.catalog_filters import CardFilter
-from tools._catalog_models import CardsPage, ParallelOut, card_out, parallel_out
+from tools._catalog_models import CardsPage, FieldKV, ParallelOut, card_items, page_messages, parallel_out
 from tools._models import BoolStr, CamelOut, Count, In, Order, Out, Skip, Take, UUIDStr, Year
 from tools._registry import tool
 from tools.context import ToolContext
@@ -88,6 +88,8 @@ class SetSummary(CamelOut):
 
 class ReleaseDetail(ReleaseOut):
     sets: list[SetSummary]
+    fields: list[FieldKV] | None = Field(None, description="Metadata of the segment and the release, in that "
+                                                           "order (duplicate keys kept); omitted when none")
 
 
 class IdQuery(In):
@@ -99,10 +101,12 @@ async def get_release(ctx: ToolContext, query: IdQuery) -> ReleaseDetail:
     """Get one release with its sets (card and parallel counts)."""
     async with ctx.transaction() as s:
         found = await q.release_detail(session=s, release_id=uuid.UUID(query.id))
-    if found is None:
-        raise not_found("Release", query.id)
-    row, sets = found
-    return release_out(row, ReleaseDetail, sets=[
+        if found is None:
+            raise not_found("Release", query.id)
+        row, sets = found
+        fields = await cq.inherited_fields(session=s, levels=[("segment", row[0].segment_id),
+                                                                ("release", row[0].id)])
+    return release_out(row, ReleaseDetail, fields=[FieldKV(key=k, value=v) for k, v in fields] or None, sets=[
         SetSummary(id=str(x[0].id), name=x[0].name, description=x[0].description, card_count=x.card_count,
                    parallel_count=x.parallel_count, is_identifiable=bool(x[0].is_identifiable)) for x in sets])
 
@@ -123,10 +127,9 @@ async def _cards_of(ctx: ToolContext, f: CardFilter, query: Any, exists_check) -
             raise not_found("Release" if f.release_id else "Set", query.id)
         rows, total = await cq.search_cards(session=s, f=f, sort=query.sort or "number", order=query.order,
                                             skip=query.skip, take=query.take)
-        ids = [r.id for r in rows]
-        attrs, prices = await cq.enrich(session=s, card_ids=ids)
-    return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
-                     take=query.take)
+        cards = await card_items(s, rows)
+    return CardsPage(cards=cards, total_count=total, skip=query.skip, take=query.take,
+                     messages=page_messages(total, query.skip))
 
 
 @tool("catalog_release_cards", method="GET", path="/v1/catalog/releases/{id}/cards", cache=True)
@@ -211,17 +214,25 @@ async def search_sets(ctx: ToolContext, query: SetsQuery) -> SetsPage:
 
 class SetDetail(SetOut):
     parallels: list[ParallelOut]
+    fields: list[FieldKV] | None = Field(None, description="Metadata of the segment, the release and the set, in "
+                                                           "that order (duplicate keys kept); omitted when none")
 
 
 @tool("catalog_set", method="GET", path="/v1/catalog/sets/{id}", cache=True)
 async def get_set(ctx: ToolContext, query: IdQuery) -> SetDetail:
     """Get one set with its parallels (print runs; partial parallels list their cards)."""
+    from store.models import Release
+
     async with ctx.transaction() as s:
         row = await q.set_row(session=s, set_id=uuid.UUID(query.id))
         if row is None:
             raise not_found("Set", query.id)
         pars = await q.set_parallels(session=s, set_id=row[0].id)
-    return set_out(row, SetDetail, parallels=[parallel_out(p, cards=cards) for p, cards in pars])
+        release = await s.get(Release, row[0].release_id)
+        fields = await cq.inherited_fields(session=s, levels=[("segment", release.segment_id if release else None),
+                                                                ("release", row[0].release_id), ("set", row[0].id)])
+    return set_out(row, SetDetail, parallels=[parallel_out(p, cards=cards) for p, cards in pars],
+                   fields=[FieldKV(key=k, value=v) for k, v in fields] or None)
 
 
 class SetCardsQuery(In):

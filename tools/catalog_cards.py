@@ -11,7 +11,7 @@ from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
 from tools import _odds
 from tools._catalog_models import (
-    CardDetail, CardOut, CardsPage, FieldKV, card_out, fields_or_400, parallel_out,
+    CardDetail, CardOut, CardsPage, FieldKV, card_items, card_out, fields_or_400, page_messages, parallel_out,
 )
 from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
 from tools._registry import tool
@@ -43,6 +43,9 @@ class _CardFilters(In):
 
 
 class CardsQuery(_CardFilters):
+    field: list[str] | None = Field(None, description="Repeatable KEY:VALUE metadata filter, e.g. "
+                                                      "field=RARITY:Rare Holo; all must match (keys upper case, "
+                                                      "values compared case-insensitively)")
     take: Take = 20
     skip: Skip = 0
     sort: Literal["name", "release", "set", "year", "price-raw"] | None = Field(None, description="Sort key")
@@ -53,12 +56,11 @@ class CardsQuery(_CardFilters):
 async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated."""
     async with ctx.transaction() as s:
-        rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
-                                           skip=query.skip, take=query.take)
-        ids = [r.id for r in rows]
-        attrs, prices = await q.enrich(session=s, card_ids=ids)
-    return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
-                     take=query.take)
+        rows, total = await q.search_cards(session=s, f=query.card_filter(query.field), sort=query.sort,
+                                           order=query.order, skip=query.skip, take=query.take)
+        cards = await card_items(s, rows)
+    return CardsPage(cards=cards, total_count=total, skip=query.skip, take=query.take,
+                     messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
 
 
 class CardQuery(In):
@@ -118,19 +120,19 @@ async def random_cards(ctx: ToolContext, query: RandomCardsQuery) -> RandomCards
     f = query.card_filter(query.field)
     async with ctx.transaction() as s:
         rows = await q.random_cards(session=s, f=f, count=query.count, sort=query.sort, order=query.order)
-        ids = [r.id for r in rows]
-        attrs, prices = await q.enrich(session=s, card_ids=ids)
         pars = await q.parallels_of_cards(session=s, cards=list(rows)) if query.include_parallels == "true" else {}
-    out: list[RandomCard] = []
-    for r in rows:
-        if query.include_parallels != "true":
-            out.append(card_out(r, attrs, prices, cls=RandomCard))
-            continue
-        hit = _odds.roll(pars.get(r.id, []))
-        if hit is None:
-            out.append(card_out(r, attrs, prices, cls=RandomCard, is_parallel=False))
-        else:
-            out.append(card_out(r, attrs, prices, cls=RandomParallelCard, is_parallel=True, parallel_id=str(hit.id),
-                                parallel_name=hit.name, numbered_to=hit.numbered_to))
+        extra: dict[uuid.UUID, dict] = {}
+        classes: dict[uuid.UUID, type[CardOut]] = {}
+        for r in rows:
+            if query.include_parallels != "true":
+                continue
+            hit = _odds.roll(pars.get(r.id, []))
+            if hit is None:
+                extra[r.id] = {"is_parallel": False}
+            else:
+                classes[r.id] = RandomParallelCard
+                extra[r.id] = {"is_parallel": True, "parallel_id": str(hit.id), "parallel_name": hit.name,
+                               "numbered_to": hit.numbered_to}
+        out = await card_items(s, list(rows), RandomCard, extra, classes)
     return RandomCards(cards=out, count=len(out))
 

@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from store.queries import catalog_search as q
-from tools._catalog_models import fields_or_400
-from tools._models import CamelOut, In, Out, Skip, Take, Year
+from tools._catalog_models import fields_or_400, page_messages
+from tools._models import CamelOut, In, Out, ServerMessage, Skip, Take, Year
 from tools._registry import tool
 from tools.context import ToolContext
 
@@ -47,6 +47,7 @@ class SearchPage(Out):
     total_count: int
     skip: int
     take: int
+    messages: list[ServerMessage] | None = None
 
 
 @tool("catalog_search", method="GET", path="/v1/catalog/search", cache=True)
@@ -58,4 +59,5 @@ async def catalog_search(ctx: ToolContext, query: SearchQuery) -> SearchPage:
                                      manufacturer=query.manufacturer, year=query.year, min_year=query.min_year,
                                      max_year=query.max_year, fields=fields, skip=query.skip, take=query.take)
     return SearchPage(results=[SearchResult.model_validate(r) for r in rows], total_count=total, skip=query.skip,
-                      take=query.take)
+                      take=query.take,
+                      messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))

@@ -201,3 +201,28 @@ async def fields_for(*, session: AsyncSession, entity_type: str, entity_id: uuid
         .where(and_(FieldValue.entity_type == entity_type, FieldValue.entity_id == entity_id))
         .order_by(MetadataField.key))
     return [(k, v) for k, v in rows.all()]
+
+
+async def fields_of_cards(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[str, str]]]:
+    """``fields_for`` of many cards in one query, each card's pairs ordered by key."""
+    out: dict[uuid.UUID, list[tuple[str, str]]] = defaultdict(list)
+    if not card_ids:
+        return out
+    rows = await session.execute(
+        select(FieldValue.entity_id, MetadataField.key, FieldValue.value)
+        .join(MetadataField, MetadataField.id == FieldValue.field_id)
+        .where(FieldValue.entity_type == "card", FieldValue.entity_id.in_(card_ids))
+        .order_by(FieldValue.entity_id, MetadataField.key, FieldValue.value))
+    for entity_id, key, value in rows.all():
+        out[entity_id].append((key, value))
+    return out
+
+
+async def inherited_fields(*, session: AsyncSession, levels: list[tuple[str, uuid.UUID | None]]
+                           ) -> list[tuple[str, str]]:
+    """The metadata of several levels (segment, release, set), in that order; duplicate keys are kept."""
+    out: list[tuple[str, str]] = []
+    for entity_type, entity_id in levels:
+        if entity_id is not None:
+            out += await fields_for(session=session, entity_type=entity_type, entity_id=entity_id)
+    return out

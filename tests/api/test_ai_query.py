@@ -110,9 +110,12 @@ async def test_sdk_process_ai_query(client, api_key):
 async def test_openapi_documents_the_route(client):
     doc = await (await client.get("/openapi.json")).json()
     op = doc["paths"]["/v1/ai/query"]["post"]
-    schema = op["requestBody"]["content"]["application/json"]["schema"]
+    def resolve(schema):
+        return doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+
+    schema = resolve(op["requestBody"]["content"]["application/json"]["schema"])
     assert schema["properties"]["query"]["maxLength"] == 1000
     assert schema["properties"]["maxIterations"]["maximum"] == 10
     assert set(op["responses"]) >= {"200", "400", "401", "503"}
-    assert op["responses"]["200"]["content"]["application/json"]["schema"]["required"] == [
+    assert resolve(op["responses"]["200"]["content"]["application/json"]["schema"])["required"] == [
         "answer", "toolsUsed", "processingTime"]
