@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from tools._models import Binary, BoolStr, CamelIn, CamelOut, Upload
+from tools._identify_extras import photo_messages
+from tools._models import Binary, BoolStr, CamelIn, CamelOut, ServerMessage, Upload
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -33,6 +34,7 @@ class DetectResult(CamelOut):
     request_id: str
     processing_time: float
     cards: list[DetectedObject] | None = None
+    messages: list[ServerMessage] | None = None
 
 
 @tool("detect_card", method="POST", path="/v1/detect/card", body="binary", agent=False, writes=False,
@@ -43,7 +45,7 @@ async def detect_card(ctx: ToolContext, inp: DetectIn) -> DetectResult:
     started = time.perf_counter()
     data = image_bytes(inp.image)
     try:
-        _, found = await run_cpu(locate_only, data)
+        rgb, found = await run_cpu(locate_only, data)
     except VisionError as exc:
         raise vision_error(exc) from None
     finally:
@@ -52,7 +54,8 @@ async def detect_card(ctx: ToolContext, inp: DetectIn) -> DetectResult:
     objs = [DetectedObject(type=f.kind, corners=[[round(float(x), 1), round(float(y), 1)] for x, y in f.quad])
             for f in found]
     return DetectResult(detected=bool(found), count=len(found), request_id=str(uuid.uuid4()),
-                        processing_time=round((time.perf_counter() - started) * 1000, 1), cards=objs or None)
+                        processing_time=round((time.perf_counter() - started) * 1000, 1), cards=objs or None,
+                        messages=photo_messages(rgb.shape[1], rgb.shape[0], len(found)))
 
 
 class CardMagicIn(CamelIn):

@@ -18,7 +18,8 @@ from tools.errors import not_found
 class GradingCompany(CamelOut):
     __keep_none__ = frozenset({"description"})
     id: str
-    name: str
+    name: str = Field(description="The company's short name, as on its labels: PSA, BGS, SGC, CGC ...")
+    full_name: str = Field(description="The company's full name (Professional Sports Authenticator ...)")
     description: str | None = None
     note: str | None = None
     abbreviation: str | None = None
@@ -28,7 +29,7 @@ class GradingType(CamelOut):
     __keep_none__ = frozenset({"description"})
     id: str
     grading_company_id: str
-    grading_company_name: str
+    grading_company_name: str = Field(description="The company's short name (PSA, BGS ...)")
     name: str
     description: str | None = None
 
@@ -39,7 +40,7 @@ class Grade(CamelOut):
     grading_type_id: str
     grading_type_name: str
     grading_company_id: str
-    grading_company_name: str
+    grading_company_name: str = Field(description="The company's short name (PSA, BGS ...)")
     grade: str
     condition: str | None = None
 
@@ -76,20 +77,20 @@ class GradesPage(CamelOut):
 
 
 def _company(c: CompanyRow) -> GradingCompany:
-    return GradingCompany(id=str(c.id), name=c.name, description=c.description, note=c.note,
-                          abbreviation=c.abbreviation)
+    return GradingCompany(id=str(c.id), name=c.abbreviation, full_name=c.name, description=c.description,
+                          note=c.note, abbreviation=c.abbreviation)
 
 
 def _type(t: TypeRow, c: CompanyRow) -> GradingType:
-    return GradingType(id=str(t.id), grading_company_id=str(c.id), grading_company_name=c.name,
+    return GradingType(id=str(t.id), grading_company_id=str(c.id), grading_company_name=c.abbreviation,
                        name=t.name, description=t.description)
 
 
 @tool("grades_companies", method="GET", path="/v1/grades/companies", cache=True)
 async def list_companies(ctx: ToolContext, _: CompaniesQuery) -> CompaniesPage:
-    """List the grading companies (PSA, BGS, SGC, CGC, TAG, HGA, CSG, ISA...), sorted by name."""
+    """List the grading companies (PSA, BGS, SGC, CGC, TAG, HGA, CSG, ISA...), sorted by short name."""
     async with ctx.transaction() as s:
-        rows = await q.companies(session=s)
+        rows = sorted(await q.companies(session=s), key=lambda c: c.abbreviation.upper())
     return CompaniesPage(companies=[_company(c) for c in rows], total=len(rows))
 
 
@@ -118,7 +119,7 @@ async def list_grades(ctx: ToolContext, query: GradesQuery) -> GradesPage:
     t = _type(gtype, company)
     grades = [
         Grade(id=str(g.id), grading_type_id=t.id, grading_type_name=t.name, grading_company_id=str(company.id),
-              grading_company_name=company.name, grade=g.value, condition=g.condition)
+              grading_company_name=company.abbreviation, grade=g.value, condition=g.condition)
         for g in rows
     ]
     return GradesPage(grades=grades, total=len(grades), grading_type=t, grading_company=_company(company))

@@ -20,8 +20,12 @@ from pydantic import Field, PrivateAttr
 from store.queries import identify as q
 from tools import _identify_match as m
 from tools import _identify_namesakes as ns
+from tools._catalog_models import FieldKV
+from tools._identify_extras import (
+    AutoGradeRef, ParallelMatch, QualifierRef, add_card_fields, label_auto_grade, label_qualifier, photo_messages,
+)
 from tools._identify_spot import CatalogNames, RequestNames
-from tools._models import CamelOut, In, Out, Skip, Take, Upload, UUIDStr
+from tools._models import CamelOut, In, Out, ServerMessage, Skip, Take, Upload, UUIDStr
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
@@ -90,9 +94,11 @@ class CardRecord(CamelOut):
     numbered_to: int | None = None
     attributes: list[str] | None = None
     variation_of: str | None = None
+    fields: list[FieldKV] | None = None
 
 
 class DetectionCard(CardRecord):
+    parallel: ParallelMatch | None = Field(None, description="The parallel, when one is named with High confidence")
     parallel_suggestions: list[ParallelSuggestion] | None = None
     suggestions: list[CardRecord] | None = None
 
@@ -112,6 +118,8 @@ class Grading(CamelOut):
     confidence: Literal["High", "Medium", "Low"]
     company: CompanyRef
     grade: GradeRef | None = None
+    qualifier: QualifierRef | None = None
+    auto_grade: AutoGradeRef | None = None
     cert_number: str | None = None
 
 
@@ -129,6 +137,7 @@ class IdentifyResult(CamelOut):
     processing_time: float
     detected_count: int
     identified_count: int
+    messages: list[ServerMessage] | None = None
 
 
 class IdentifyIn(In):
@@ -416,6 +425,10 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     if ranked:
         card.parallel_suggestions = [ParallelSuggestion(id=str(p.id), name=p.name, numbered_to=p.numbered_to,
                                                         confidence=t) for p, _, t in ranked[:5]]
+        top, _, tier = ranked[0]
+        if tier == "High":
+            card.parallel = ParallelMatch(id=str(top.id), name=top.name, description=top.description,
+                                          numbered_to=top.numbered_to, is_partial=bool(top.is_partial))
     if level in ("Medium", "Low") and alt_ids:
         card.suggestions = [CardRecord(**_record(cands[cid], attrs)) for cid in alt_ids]
     det = Detection(confidence=level, card=card, grading=grading)
@@ -456,14 +469,17 @@ async def _grading(s, reading: pipeline.Reading) -> Grading | None:
     if reading.kind != "slab" or reading.label is None or reading.label.company is None:
         return None
     company, grade = await q.grading(session=s, abbreviation=reading.label.company, grade=reading.label.grade)
-    name = company.name if company else reading.label.company
+    name = company.abbreviation if company else reading.label.company
     gref = None
     if reading.label.grade:
         gref = GradeRef(id=str(grade.id) if grade else None, value=reading.label.grade,
                         condition=grade.condition if grade else None)
     conf = "Low" if reading.label.by_colour else "High" if reading.label.grade else "Medium"
+    qualifier, auto = label_qualifier(reading.label.text), label_auto_grade(reading.label.text)
     return Grading(confidence=conf, company=CompanyRef(id=str(company.id) if company else None, name=name),
-                   grade=gref, cert_number=reading.label.cert)
+                   grade=gref, cert_number=reading.label.cert,
+                   qualifier=QualifierRef(code=qualifier) if qualifier else None,
+                   auto_grade=AutoGradeRef(value=auto) if auto else None)
 
 
 async def _identify(ctx: ToolContext, upload: Upload, segment: str | None) -> IdentifyResult:
@@ -493,8 +509,10 @@ async def _identify_image(ctx: ToolContext, data: bytes, key_id, segment_id, sta
     ms = round((time.perf_counter() - started) * 1000, 1)
     result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
                             detected_count=len(analysis.readings),
-                            identified_count=sum(1 for d in detections if d.card.id))
+                            identified_count=sum(1 for d in detections if d.card.id),
+                            messages=photo_messages(analysis.width, analysis.height, len(analysis.readings)))
     async with ctx.transaction() as s:
+        await add_card_fields(s, [c for d in detections for c in [d.card, *(d.card.suggestions or [])]])
         await q.save_request(session=s, request_id=request_id, key_id=key_id, segment_id=segment_id,
                              detected=len(analysis.readings), ms=ms, result=result.model_dump(mode="json"))
     log.info("identified", extra={"request_id": str(request_id), "detected": result.detected_count,

@@ -72,7 +72,7 @@ def _company_keys(st: State) -> set[str]:
     keys = {st.ent.company.upper()} if st.ent.company else set()
     for c in g(st.ok("grades_companies"), "companies", default=[]):
         if st.ent.company and (c.get("abbreviation") or "").upper() == st.ent.company:
-            keys |= {str(c.get("id")).upper(), (c.get("name") or "").upper()}
+            keys |= {str(c.get("id")).upper(), (c.get("name") or "").upper(), (c.get("fullName") or "").upper()}
     return keys
 
 
@@ -341,7 +341,8 @@ def grades(st: State) -> str | None:
     gg = st.ok("grades_grades")
     if gg:
         items = [f"{x.get('grade')}" + (f" {x['condition']}" if x.get("condition") and x["condition"] != x.get("grade") else "") for x in g(gg, "grades", default=[])]
-        comp = g(g(gg, "gradingCompany", default={}), "name", default=st.ent.company)
+        company = g(gg, "gradingCompany", default={})
+        comp = g(company, "fullName", default=None) or g(company, "name", default=st.ent.company)
         return f"{comp} grades ({g(g(gg, 'gradingType', default={}), 'name', default='Card')}): " + ", ".join(items) + "."
     r = st.ok("grades_companies")
     if not r:

@@ -21,6 +21,9 @@ async def test_companies_shape_and_order(client, auth):
     assert names == sorted(names)
     for c in body["companies"]:
         assert SPEC_COMPANY <= set(c) and "description" in c  # SDK requires the key
+        assert c["name"] == c["abbreviation"]  # the published API's name is the short name
+    psa = next(c for c in body["companies"] if c["name"] == "PSA")
+    assert psa["fullName"] == "Professional Sports Authenticator"
     assert {c["abbreviation"] for c in body["companies"]} >= {"PSA", "BGS", "SGC", "CGC", "TAG", "HGA", "CSG", "BRCR", "ISA"}
 
 
@@ -30,7 +33,7 @@ async def test_types_and_grades_shape(client, auth):
     assert types["gradingCompany"]["id"] == psa["id"] and types["total"] == len(types["types"])
     for t in types["types"]:
         assert SPEC_TYPE <= set(t) and "description" in t
-        assert t["gradingCompanyId"] == psa["id"] and t["gradingCompanyName"] == psa["name"]
+        assert t["gradingCompanyId"] == psa["id"] and t["gradingCompanyName"] == psa["name"] == "PSA"
     card = next(t for t in types["types"] if t["name"] == "Card")
     grades = await (await client.get(f"/v1/grades/companies/{psa['id']}/types/{card['id']}/grades", headers=auth)).json()
     assert grades["gradingType"]["id"] == card["id"] and grades["gradingCompany"]["id"] == psa["id"]

@@ -158,7 +158,7 @@ async def test_four_cards_and_a_slab(client, auth, cat):
     by_name = {d["card"].get("name"): d for d in body["detections"]}
     assert set(by_name) == {"Shohei Ohtani", "Aaron Judge", "Paul Skenes", "Charizard"}
     slab = by_name["Aaron Judge"]["grading"]
-    assert slab["company"]["name"] == "Professional Sports Authenticator" and slab["company"]["id"]
+    assert slab["company"]["name"] == "PSA" and slab["company"]["id"]
     assert slab["grade"]["value"] == "10" and slab["grade"]["id"] and len(slab["certNumber"]) == 8  # small: digits may blur
     assert all("grading" not in d for n, d in by_name.items() if n != "Aaron Judge")
     assert by_name["Charizard"]["card"]["segmentId"] == str(cat.segments["pokemon"].id)
