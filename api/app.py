@@ -21,9 +21,12 @@ from api import protocol_errors
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
+from api.usage import count_usage, flush_usage
 from tools.context import ToolContext
 from tools.settings import Settings
 from tools.storage import catalog_version, create_engine, sessionmaker
+from tools.usage import SERVICE as USAGE
+from tools.usage import UsageCounter
 
 log = logging.getLogger("cardwise.api")
 
@@ -36,6 +39,7 @@ def middlewares(settings: Settings) -> list:
     out.append(auth)
     if settings.rate_limit_per_min > 0:
         out.append(rate_limit_middleware(settings.rate_limit_per_min, settings.rate_limit_burst))
+    out.append(count_usage)
     return out
 
 
@@ -80,6 +84,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
                 await service.aclose()
 
     app.cleanup_ctx.append(dispose_engine)
+    app[CONTEXT].services[USAGE] = UsageCounter()
+    app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes
     app.on_cleanup.append(close_services)
     setup_routes(app, RAW_ROUTES + EXTRA_RAW_ROUTES)
     return app

@@ -16,6 +16,7 @@ from datetime import date, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Date,
     DateTime,
@@ -299,6 +300,15 @@ class ApiKey(UUIDPk, Timestamps, Base):
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     prefix: Mapped[str] = mapped_column(String(16))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ApiKeyUsage(Base):
+    """Requests made with an API key in one calendar month (UTC), for ``GET /v1/subscription/``."""
+
+    __tablename__ = "api_key_usage"
+    api_key_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("api_key.id", ondelete=CASCADE), primary_key=True)
+    month: Mapped[str] = mapped_column(String(7), primary_key=True)  # YYYY-MM
+    calls: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
 class Collector(UUIDPk, Timestamps, Base):
