@@ -1,4 +1,6 @@
-"""Structured logging: one JSON object per line (or plain text), configured once at start."""
+"""Structured logging: one JSON object per line (or a text line with key=value fields), configured once
+at start. rapidocr's own coloured console handler is bypassed: its records go to ``cardwise.vision.ocr``
+at DEBUG (they are per-image chatter), so they appear only with CARDWISE_LOG_LEVEL=DEBUG."""
 
 from __future__ import annotations
 
@@ -6,8 +8,14 @@ import json
 import logging
 import sys
 from datetime import datetime, timezone
+from typing import TextIO
 
 _STD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+THIRD_PARTY = ("RapidOCR",)
+
+
+def _fields(record: logging.LogRecord) -> dict[str, object]:
+    return {k: v for k, v in vars(record).items() if k not in _STD and not k.startswith("_")}
 
 
 class JsonFormatter(logging.Formatter):
@@ -18,18 +26,44 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        for k, v in vars(record).items():
-            if k not in _STD and not k.startswith("_"):
-                out[k] = v
+        out.update(_fields(record))
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out, default=str)
 
 
-def configure(level: str = "INFO", fmt: str = "json") -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+class TextFormatter(logging.Formatter):
+    """``2026-11-25 20:00:00,123 INFO cardwise.api request method=GET route=/v1/... status=200 duration_ms=3.1``"""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        extra = " ".join(f"{k}={v}" for k, v in _fields(record).items() if v is not None)
+        return f"{line} {extra}" if extra else line
+
+
+class _Forward(logging.Filter):
+    """On a third-party logger: re-log each record to ``target`` at DEBUG and stop its own handlers."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__()
+        self.target = logging.getLogger(target)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.target.isEnabledFor(logging.DEBUG):
+            self.target.debug(record.getMessage(), extra={"source": record.name, "source_level": record.levelname})
+        return False
+
+
+def configure(level: str = "INFO", fmt: str = "json", stream: TextIO | None = None) -> None:
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    for name in THIRD_PARTY:
+        noisy = logging.getLogger(name)
+        noisy.filters[:] = [f for f in noisy.filters if not isinstance(f, _Forward)] + [_Forward("cardwise.vision.ocr")]

@@ -1,6 +1,7 @@
-"""The module that reads the environment (but for the two OCR variables, read by ``vision/ocr.py``
-when its engine loads, since ``vision`` imports nothing above it). Every variable, its default and
-meaning:
+"""The module that reads the environment, with pydantic-settings: a value Cardwise cannot use stops the
+command with the variable's name and what it expects. (The two OCR variables are read by
+``vision/ocr.py`` when its engine loads, since ``vision`` imports nothing above it.) Every variable,
+its default and meaning:
 
 | variable | default | meaning |
 |---|---|---|
@@ -25,6 +26,7 @@ meaning:
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
+| CARDWISE_FEEDBACK_DUPLICATE_WINDOW_S | 3600 | seconds in which the same message about the same entity is refused as a duplicate |
 | CARDWISE_OCR_THREADS | 2 | onnxruntime threads of each OCR model (text detection, angle, recognition) |
 | CARDWISE_OCR_SPIN | 0 | 1 = onnxruntime's worker threads spin while waiting (faster only with spare cores; on a busy 2-core machine they take the core the next step needs) |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -36,46 +38,113 @@ meaning:
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import typing
 from collections.abc import Mapping
+from contextvars import ContextVar
+from typing import Annotated, Any
 
-from tools.storage import normalize_url
+from pydantic import Field, ValidationError, create_model, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
 from tools.settings import Settings
+from tools.storage import normalize_url
+
+PREFIX = "CARDWISE_"
+_NOT_FROM_ENV = {"extra"}
+# what a variable must be, beyond its type: checked when read, said when it is wrong
+_RULES: dict[str, dict[str, Any]] = {
+    "port": {"ge": 1, "le": 65535, "description": "a TCP port number, 1-65535"},
+    "workers": {"ge": 1, "le": 256, "description": "a number of server processes, 1-256"},
+    "log_level": {"pattern": "(?i)^(DEBUG|INFO|WARNING|ERROR|CRITICAL)$",
+                  "description": "one of DEBUG, INFO, WARNING, ERROR, CRITICAL"},
+    "log_format": {"pattern": "^(json|text)$", "description": "json or text"},
+    "db_pool_size": {"ge": 1, "description": "a pool size of at least 1"},
+    "db_timeout_s": {"gt": 0, "description": "seconds, more than 0"},
+    "db_command_timeout_s": {"gt": 0, "description": "seconds, more than 0"},
+    "max_upload_bytes": {"ge": 1024, "description": "a size in bytes, at least 1024"},
+    "llm_timeout_s": {"gt": 0, "description": "seconds, more than 0"},
+    "llm_max_retries": {"ge": 1, "le": 20, "description": "a number of attempts, 1-20"},
+}
+_KIND = {int: "a whole number of at least 0", float: "a number of at least 0", str: "text"}
+_ENVIRON: ContextVar[Mapping[str, str] | None] = ContextVar("cardwise_environ", default=None)
+
+
+class ConfigError(ValueError):
+    """A CARDWISE_* variable with a value Cardwise cannot use; the message names it and what it expects."""
+
+
+class _Environ(PydanticBaseSettingsSource):
+    """CARDWISE_* variables from the environment (or the mapping ``load_settings`` was given); empty = unset."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        environ = _ENVIRON.get()
+        raw = (os.environ if environ is None else environ).get(PREFIX + field_name.upper())
+        return (None if raw is None or raw == "" else raw), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        out = {}
+        for name, f in self.settings_cls.model_fields.items():
+            value, key, _ = self.get_field_value(f, name)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class _Base(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   **_: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (_Environ(settings_cls),)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _strip(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
+
+
+def _env_model() -> type[BaseSettings]:
+    """One pydantic-settings field per ``Settings`` field (so a new setting is read without more code)."""
+    hints = typing.get_type_hints(Settings)
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(Settings):
+        if f.name in _NOT_FROM_ENV:
+            continue
+        typ = hints[f.name]
+        rules = _RULES.get(f.name) or ({"ge": 0, "description": _KIND[typ]} if typ in (int, float)
+                                       else {"description": _KIND.get(typ, "text")})
+        fields[f.name] = (Annotated[typ, Field(**rules)], f.default)
+    return create_model("CardwiseEnvironment", __base__=_Base, **fields)
+
+
+EnvSettings = _env_model()
+
+
+def _explain(exc: ValidationError, environ: Mapping[str, str]) -> str:
+    lines = []
+    for err in exc.errors():
+        name = str(err["loc"][0]) if err["loc"] else "?"
+        var = PREFIX + name.upper()
+        expects = EnvSettings.model_fields[name].description if name in EnvSettings.model_fields else None
+        shown = "(hidden)" if "key" in name else repr(environ.get(var, ""))
+        lines.append(f"{var}={shown} is not usable: expected {expects or err['msg']}")
+    return "invalid configuration:\n  " + "\n  ".join(lines)
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
-    env = os.environ if environ is None else environ
-    base = Settings()
-
-    def get(name: str, default: object) -> str:
-        value = env.get(f"CARDWISE_{name}")
-        return str(default) if value is None or value == "" else value
-
-    return Settings(
-        database_url=normalize_url(get("DATABASE_URL", base.database_url)),
-        host=get("HOST", base.host),
-        port=int(get("PORT", base.port)),
-        workers=int(get("WORKERS", base.workers)),
-        log_level=get("LOG_LEVEL", base.log_level).upper(),
-        log_format=get("LOG_FORMAT", base.log_format),
-        db_pool_size=int(get("DB_POOL_SIZE", base.db_pool_size)),
-        db_timeout_s=float(get("DB_TIMEOUT_S", base.db_timeout_s)),
-        db_command_timeout_s=float(get("DB_COMMAND_TIMEOUT_S", base.db_command_timeout_s)),
-        auth_cache_s=float(get("AUTH_CACHE_S", base.auth_cache_s)),
-        rate_limit_per_min=int(get("RATE_LIMIT_PER_MIN", base.rate_limit_per_min)),
-        rate_limit_burst=int(get("RATE_LIMIT_BURST", base.rate_limit_burst)),
-        auth_fail_per_min=int(get("AUTH_FAIL_PER_MIN", base.auth_fail_per_min)),
-        auth_fail_burst=int(get("AUTH_FAIL_BURST", base.auth_fail_burst)),
-        request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),
-        catalog_cache_s=float(get("CATALOG_CACHE_S", base.catalog_cache_s)),
-        catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
-        catalog_cache_mb=int(get("CATALOG_CACHE_MB", base.catalog_cache_mb)),
-        catalog_version_check_s=float(get("CATALOG_VERSION_CHECK_S", base.catalog_version_check_s)),
-        max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
-        feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
-        llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),
-        llm_api_key=env.get("CARDWISE_LLM_API_KEY", base.llm_api_key),
-        llm_model=get("LLM_MODEL", base.llm_model),
-        llm_timeout_s=float(get("LLM_TIMEOUT_S", base.llm_timeout_s)),
-        llm_max_retries=int(get("LLM_MAX_RETRIES", base.llm_max_retries)),
-    )
+    """Read every CARDWISE_* variable; a bad value raises ``ConfigError`` naming it and what it expects."""
+    token = _ENVIRON.set(environ)
+    try:
+        values = EnvSettings()
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, os.environ if environ is None else environ)) from None
+    finally:
+        _ENVIRON.reset(token)
+    data = {name: getattr(values, name) for name in EnvSettings.model_fields}
+    data["database_url"] = normalize_url(data["database_url"])
+    data["log_level"] = data["log_level"].upper()
+    return Settings(**data)

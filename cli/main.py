@@ -21,7 +21,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from api.settings import load_settings
+from api.settings import ConfigError, load_settings
+from cli.progress import factory as progress_factory
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import available as importers
@@ -132,11 +133,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.if_empty and asyncio.run(_with_sessions(url, _catalog_has_cards)):
         print(json.dumps({"importer": args.name, "skipped": "the catalog already has cards"}))
         return 0
-    from store.importers._progress import Progress
-
-    def progress(label: str, total: int | None = None) -> Progress:
-        return Progress(label, total, enabled=not args.quiet)
-
+    progress = progress_factory(quiet=args.quiet)
     try:
         counts = asyncio.run(_changing_catalog(url, lambda s: mod.run(s, args.source, progress=progress)))
     except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
@@ -203,7 +200,8 @@ def cmd_vision(args: argparse.Namespace) -> int:
     url = load_settings().database_url
     migrations.upgrade(url)
     fn = index_images if args.action == "index" else render_missing
-    print(json.dumps(asyncio.run(_changing_catalog(url, lambda s: fn(s)))))
+    progress = progress_factory(quiet=args.quiet)
+    print(json.dumps(asyncio.run(_changing_catalog(url, lambda s: fn(s, progress=progress)))))
     return 0
 
 
@@ -254,15 +252,18 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cardwise", description="Cardwise trading-card service")
+    p = argparse.ArgumentParser(prog="cardwise", description="Cardwise trading-card service",
+                                epilog="Configuration: CARDWISE_* environment variables (see the README).")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="migrate, load reference data and serve the API")
-    s.add_argument("--host")
-    s.add_argument("--port", type=int)
+    s.add_argument("--host", help="address to listen on (default CARDWISE_HOST or 127.0.0.1)")
+    s.add_argument("--port", type=int, help="port to listen on (default CARDWISE_PORT or 8080)")
     s.add_argument("--workers", type=int, help="server processes sharing the port (SO_REUSEPORT); "
                                                "default CARDWISE_WORKERS or 1")
-    s.add_argument("--no-migrate", action="store_true")
+    s.add_argument("--no-migrate", action="store_true",
+                   help="start without running database migrations or loading the grading reference data")
     s.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("db", help="database migrations")
@@ -279,9 +280,15 @@ def build_parser() -> argparse.ArgumentParser:
     kr.add_argument("id")
     k.set_defaults(func=cmd_keys)
 
-    i = sub.add_parser("import", help="import data: " + ", ".join(sorted(importers())))
-    i.add_argument("name")
-    i.add_argument("source", nargs="?")
+    found = importers()
+    i = sub.add_parser("import", help="import data: " + ", ".join(sorted(found)),
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Load a data set into the catalog, market or reference tables.",
+                       epilog="importers (NAME SOURCE: what it loads):\n" + _importer_list(found))
+    i.add_argument("name", metavar="NAME", help="which importer (listed below)")
+    i.add_argument("source", nargs="?", metavar="SOURCE",
+                   help="what to read: a folder, file or URL for the data-set importers, a count for the "
+                        "synthetic ones; the grades, demo and prices-refresh importers take none")
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.add_argument("--if-empty", action="store_true", help="do nothing when the catalog already has cards")
     i.set_defaults(func=cmd_import)
@@ -290,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("action", choices=["index", "render"],
                    help="index: compute missing image features; render: draw a face for every card without an image "
                         "(generated/demo catalogs)")
+    v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=cmd_vision)
 
     ident = sub.add_parser("identifiable", help="turn photo identification on or off for sets, releases or "
@@ -311,11 +319,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardwise")
+    except PackageNotFoundError:  # run from a checkout that was not installed
+        return "(not installed)"
+
+
+def _importer_list(found: dict[str, Any]) -> str:
+    """One line per importer from the first line of its docstring (``cardwise import NAME SOURCE``: what)."""
+    lines = []
+    for name in sorted(found):
+        first = ((found[name].__doc__ or "").strip().splitlines() or [""])[0]
+        usage, _, what = first.partition(":")
+        usage = usage.strip("` ").removeprefix("cardwise import ").strip() if what else name
+        lines.append(f"  {usage:<26} {(what or first).strip()}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if argv is None and args.func is cmd_serve:  # run as the program (not called by a test): the
-        memory.exec_tuned()  # server's allocator tuned for image work (``vision.memory``)
-    return int(args.func(args) or 0)
+    try:
+        if argv is None and args.func is cmd_serve:  # run as the program (not called by a test): the
+            load_settings()  # (a bad variable is reported before the process is replaced)
+            memory.exec_tuned()  # server's allocator tuned for image work (``vision.memory``)
+        return int(args.func(args) or 0)
+    except ConfigError as exc:  # a bad CARDWISE_* variable: say which and what it expects, no traceback
+        print(f"cardwise: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
