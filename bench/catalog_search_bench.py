@@ -355,7 +355,7 @@ async def background(script: str, *args: str):
 @asynccontextmanager
 async def serve(env: dict, workers: int, headers: dict):
     port = _port()
-    app = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--no-migrate",
+    app = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--no-migrate",
                             "--workers", str(workers)], env=env,
                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -44,7 +44,7 @@ from bench._server import ROOT, Servers, rss_kb  # noqa: E402
 
 def cli(url: str, *args: str) -> str:
     env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING"}
-    return subprocess.run([sys.executable, "-m", "api", *args], cwd=ROOT, env=env, check=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, check=True,
                           capture_output=True, text=True).stdout.strip()
 
 

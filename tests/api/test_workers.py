@@ -68,7 +68,7 @@ def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
     env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_LEVEL": "WARNING"}
     log = tmp_path / "serve.log"
     with log.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "api", "serve", "--port", str(port), "--workers", "2"],
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 60

@@ -152,7 +152,7 @@ class Server:
                # the revoked-mid-session flow needs revocation to take effect at once
                "CARDWISE_AUTH_CACHE_S": "0"}
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in __exit__
-        self.proc = subprocess.Popen([sys.executable, "-m", "api", "serve"], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "cli", "serve"], cwd=ROOT, env=env,
                                      stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -48,7 +48,7 @@ async def test_sigterm_finishes_in_flight_refuses_new_and_closes_the_pool(db_url
     env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_FORMAT": "json",
            "CARDWISE_LOG_LEVEL": "INFO", "CARDWISE_DB_POOL_SIZE": "2"}
     with log_path.open("w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "api", "serve", "--no-migrate", "--port", str(port)],
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--no-migrate", "--port", str(port)],
                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     locker = await asyncpg.connect(_plain(db_url), timeout=10)
     dbname = db_url.rsplit("/", 1)[1]

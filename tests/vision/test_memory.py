@@ -160,7 +160,7 @@ async def test_the_server_runs_with_the_tuned_allocator_unless_turned_off(db_url
     env = {**{k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}, "CARDWISE_DATABASE_URL": db_url,
            "CARDWISE_MALLOC_TUNE": tune}
     with (tmp_path / "server.log").open("w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "api", "serve", "--no-migrate", "--port", str(port)],
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--no-migrate", "--port", str(port)],
                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         await _wait_ready(f"http://127.0.0.1:{port}", proc)  # the process it started (same pid) answers
