@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import gc
 import json
+import os
+import shutil
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from api.settings import ConfigError, load_settings
@@ -159,21 +164,25 @@ async def _catalog_has_cards(sessions: Any) -> bool:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    workers = settings.workers if args.workers is None else args.workers
+    if workers < 1:
+        print("--workers must be at least 1", file=sys.stderr)
+        return 2
+    if workers > 1 and multiprocess_metrics() is None:  # before the app (and prometheus_client) is imported
+        print("note: /metrics shows the counters of the worker that answers it (prometheus_client was loaded "
+              "before the workers were set up)", file=sys.stderr)
+
     from aiohttp import web
 
     from api import logs
     from api.app import create_app
 
-    settings = load_settings()
     logs.configure(settings.log_level, settings.log_format)
     if not args.no_migrate:
         migrations.upgrade(settings.database_url)
         mod = importers()["grades"]
         asyncio.run(_changing_catalog(settings.database_url, lambda s: mod.run(s, None)))
-    workers = settings.workers if args.workers is None else args.workers
-    if workers < 1:
-        print("--workers must be at least 1", file=sys.stderr)
-        return 2
     host, port = args.host or settings.host, args.port or settings.port
 
     def serve() -> None:
@@ -191,6 +200,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cli.workers import run_workers
 
     return run_workers(serve, workers)
+
+
+def multiprocess_metrics() -> str | None:
+    """prometheus_client's multiprocess mode for ``serve --workers N``: a fresh directory the workers
+    write their samples to (removed at exit), so /metrics sums every worker. Must run before
+    prometheus_client is first imported; returns the directory, or None when that is too late."""
+    if "prometheus_client" in sys.modules and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return None
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if path:
+        for stale in Path(path).glob("*.db"):  # counters of an earlier run
+            stale.unlink()
+        return path
+    path = tempfile.mkdtemp(prefix="cardwise-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def cmd_vision(args: argparse.Namespace) -> int:

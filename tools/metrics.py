@@ -33,7 +33,9 @@ HTTP_LATENCY = Histogram(
     "cardwise_http_request_duration_seconds", "HTTP request latency by method, route template and status",
     ["method", "route", "status"], buckets=_LATENCY_BUCKETS,
 )
-HTTP_IN_FLIGHT = Gauge("cardwise_http_requests_in_flight", "HTTP requests being handled now")
+# gauges sum over live worker processes in multiprocess mode (``cardwise serve --workers N``)
+HTTP_IN_FLIGHT = Gauge("cardwise_http_requests_in_flight", "HTTP requests being handled now",
+                       multiprocess_mode="livesum")
 RATE_LIMITED = Counter("cardwise_rate_limited", "Requests refused with 429 by the per-key rate limit")
 
 TOOL_CALLS = Counter("cardwise_tool_calls", "Tool calls by tool and outcome (ok or the error code)",
@@ -50,7 +52,7 @@ IDENTIFY_SECONDS = Histogram("cardwise_identify_duration_seconds", "Identificati
 RESPONSE_CACHE = Counter("cardwise_response_cache", "Cached catalog reads: hit, miss, or joined (waited for an identical request computing it)", ["result"])
 
 DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by state "
-                "(size, checked_out, checked_in, overflow)", ["state"])
+                "(size, checked_out, checked_in, overflow)", ["state"], multiprocess_mode="livesum")
 
 
 @contextmanager

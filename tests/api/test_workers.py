@@ -104,3 +104,36 @@ def test_workers_must_be_positive(db_url, monkeypatch):
 
     monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
     assert main(["serve", "--workers", "0", "--no-migrate"]) == 2
+
+
+def _metric(text: str, name: str, **labels: str) -> float:
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith(name + "{") and all(f'{k}="{v}"' in line for k, v in labels.items()):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def test_metrics_sum_every_worker(db_url, tmp_path):
+    """With --workers 2, /metrics (answered by either worker) counts the requests both workers served."""
+    port = _port()
+    env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_LEVEL": "WARNING"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    log = tmp_path / "serve.log"
+    with log.open("wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_listening_inodes(port)) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        for _ in range(30):
+            assert _get(f"http://127.0.0.1:{port}/health") == 200
+        for _ in range(4):  # whichever worker answers the scrape
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+                text = r.read().decode()
+            assert _metric(text, "cardwise_http_requests_total", route="/health", status="200") == 30
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
