@@ -132,11 +132,11 @@ def as_handler(t: Tool):
             known = ", ".join(sorted(accepted)) or "none"
             raise ServiceError("VALIDATION_ERROR", f"Unknown query parameter{'s' if len(unknown) > 1 else ''} "
                                                    f"{', '.join(unknown)}; this route accepts: {known}")
-        for key in set(request.query.keys()):
-            values = [v for v in request.query.getall(key) if v != ""]
+        for name in set(request.query.keys()):
+            values = [v for v in request.query.getall(name) if v != ""]
             if not values:
                 continue
-            data[key] = values if accepted[key] else values[-1]
+            data[name] = values if accepted[name] else values[-1]
         if request.method in ("POST", "PUT", "PATCH"):
             if t.body == "fields":
                 body = await read_json(request)

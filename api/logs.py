@@ -20,7 +20,7 @@ def _fields(record: logging.LogRecord) -> dict[str, object]:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out = {
+        out: dict[str, object] = {
             "ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,

@@ -28,7 +28,7 @@ _ERROR_STATUSES = {400: "Invalid input", 401: "Missing or invalid API key", 403:
                    500: "Internal error", 503: "A dependency (database, language model) is unavailable"}
 _DEFAULT_ERRORS = (400, 401, 404, 500, 503)
 _BINARY = {"type": "string", "format": "binary"}
-SECURITY = [{"apiKey": []}, {"bearer": []}]
+SECURITY: list[dict[str, list[str]]] = [{"apiKey": []}, {"bearer": []}]
 
 
 def _path_params(path: str) -> list[str]:

@@ -148,6 +148,7 @@ def setup_routes(app: web.Application, raw: list[RawRoute]) -> None:
     for r in raw:
         by_path[r.path].append((r.method, r.handler))
     for t in tool_routes():
+        assert t.path and t.method
         by_path[t.path].append((t.method, as_handler(t)))
     for path in sorted(by_path, key=_sort_key):
         resource = app.router.add_resource(path)

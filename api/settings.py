@@ -98,7 +98,10 @@ class _Base(BaseSettings):
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-                                   **_: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (_Environ(settings_cls),)
 
     @field_validator("*", mode="before")

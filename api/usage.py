@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from api.keys import CALLER, CONTEXT
 from tools.usage import SERVICE, UsageCounter
@@ -17,7 +18,7 @@ FLUSH_EVERY_S = 5.0
 
 
 @web.middleware
-async def count_usage(request: web.Request, handler):  # type: ignore[no-untyped-def]
+async def count_usage(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Count a request made with a valid key (after auth and the rate limit let it through)."""
     caller = request.get(CALLER)
     if caller is not None:

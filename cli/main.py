@@ -96,11 +96,11 @@ def cmd_keys(args: argparse.Namespace) -> int:
             except ValueError:
                 print(f"not a key id: {args.id}", file=sys.stderr)
                 return 2
-            row = await key_queries.revoke(session=s, key_id=key_id)
-            if row is None:
+            revoked = await key_queries.revoke(session=s, key_id=key_id)
+            if revoked is None:
                 print(f"no key {args.id}", file=sys.stderr)
                 return 1
-            print(f"revoked {row.id}")
+            print(f"revoked {revoked.id}")
             return 0
 
     return asyncio.run(_with_sessions(url, run))

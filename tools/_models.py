@@ -40,7 +40,7 @@ class Out(BaseModel):
     # no return annotation on purpose: pydantic then documents the fields' own schema (serialization
     # mode) instead of the annotation's, which for ``Any`` is an empty schema
     @model_serializer(mode="wrap")
-    def _omit_none(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo):  # type: ignore[no-untyped-def]
+    def _omit_none(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo):
         data = handler(self)
         if not isinstance(data, dict):
             return data

@@ -14,7 +14,7 @@ from store.models import ApiKeyUsage
 
 async def add(*, session: AsyncSession, counts: dict[tuple[uuid.UUID, str], int]) -> None:
     """Add ``{(key id, YYYY-MM): calls}`` to the stored totals (one upsert per row)."""
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     for (key_id, month), calls in sorted(counts.items()):
         stmt = insert(ApiKeyUsage).values(api_key_id=key_id, month=month, calls=calls)
         await session.execute(stmt.on_conflict_do_update(

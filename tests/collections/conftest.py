@@ -22,7 +22,7 @@ async def cat(sessions) -> SimpleNamespace:
             .join(GradingCompany, GradingCompany.id == GradingType.company_id)
         )).all()
     c.grades = {}
-    for gid, abbr, value, type_name in sorted(rows, key=lambda r: r[3] != "Card"):
+    for gid, abbr, value, _type_name in sorted(rows, key=lambda r: r[3] != "Card"):
         c.grades.setdefault(f"{abbr.lower()}-{value}", gid)
     return c
 

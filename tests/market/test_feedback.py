@@ -67,7 +67,7 @@ async def test_message_length_and_type_validation(client, auth, sessions):
                 {"message": "ok", "extra": 1}):
         r = await client.post(url, json=bad, headers=auth)
         assert r.status == 400 and (await r.json())["code"] == "VALIDATION_ERROR"
-    r = await client.post(f"/v1/feedback/card/not-a-uuid", json={"message": "x"}, headers=auth)
+    r = await client.post("/v1/feedback/card/not-a-uuid", json={"message": "x"}, headers=auth)
     assert r.status == 400
     assert await _count(sessions) == 0
     r = await client.post(url, json={"message": "x" * 1000}, headers=auth)

@@ -129,7 +129,7 @@ async def test_unknown_ids_and_bad_filters(client, auth, example):
         r = await client.get(f"/v1/population/{kind}/{uuid.uuid4()}", headers=auth)
         assert r.status == 404
         assert (await r.json())["code"] == "NOT_FOUND"
-    r = await client.get(f"/v1/population/card/not-a-uuid", headers=auth)
+    r = await client.get("/v1/population/card/not-a-uuid", headers=auth)
     assert r.status == 400
     r = await client.get(f"/v1/population/card/{example.cards['ohtani'].id}?grading_company_id=x", headers=auth)
     assert r.status == 400
