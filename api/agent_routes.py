@@ -16,6 +16,7 @@ from agent.llm import make_llm
 from agent.loop import DEFAULT_MAX_ITERATIONS, run_query
 from api.adapter import read_json
 from api.keys import CALLER, CONTEXT
+from api.route_table import RawRoute
 from tools._models import LooseUUIDStr
 from tools._registry import validation_message
 from tools.errors import ServiceError
@@ -78,9 +79,7 @@ async def ai_query(request: web.Request) -> web.Response:
                                                         "X-Agent-Stop-Reason": result.stop_reason})
 
 
-def raw_routes() -> list[Any]:
-    from api.routes import RawRoute
-
+def raw_routes() -> list[RawRoute]:
     return [RawRoute("POST", "/v1/ai/query", ai_query,
                      "Answer a natural-language question with the catalog, market and collection tools",
                      response_model=AIQueryResponse, tags=("AI",), request_model=AIQueryRequest,

@@ -20,7 +20,8 @@ from api.middleware import (
 from api import protocol_errors
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
-from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
+from api import agent_routes, openapi, routes
+from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.usage import count_usage, flush_usage
 from tools.context import ToolContext
 from tools.settings import Settings
@@ -87,5 +88,12 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[CONTEXT].services[USAGE] = UsageCounter()
     app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes
     app.on_cleanup.append(close_services)
-    setup_routes(app, RAW_ROUTES + EXTRA_RAW_ROUTES)
+    app[ROUTE_TABLE] = table = route_table()
+    app[openapi.DOCUMENT] = {}
+    routes.setup_routes(app, table)
     return app
+
+
+def route_table() -> RouteTable:
+    """Every route the app serves: the raw routes (health, metrics, console, docs, the agent) and the tools."""
+    return RouteTable(raw=routes.RAW_ROUTES + openapi.RAW_ROUTES + agent_routes.raw_routes(), tools=tool_routes())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -17,7 +18,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from api.openapi_text import PARAMETERS, TAGS, tag_for
-from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, RawRoute, tool_routes
+from api.route_table import ROUTE_TABLE, RawRoute, RouteTable, public
 from tools._models import Binary, ErrorBody
 from tools._registry import Tool
 
@@ -165,9 +166,11 @@ def _raw_operation(r: RawRoute, schemas: _Schemas) -> dict[str, Any]:
     return op
 
 
-def build_openapi(app: web.Application | None = None) -> dict[str, Any]:
-    tools = tool_routes()
-    raw = [r for r in RAW_ROUTES + EXTRA_RAW_ROUTES if r.in_openapi]
+def build_openapi(source: web.Application | RouteTable) -> dict[str, Any]:
+    """The document of an app's route table (``create_app`` keeps it under ``ROUTE_TABLE``)."""
+    table = source[ROUTE_TABLE] if isinstance(source, web.Application) else source
+    tools = table.tools
+    raw = [r for r in table.raw if r.in_openapi]
     schemas = _Schemas(tools, raw)
     paths: dict[str, dict[str, Any]] = {}
     for t in tools:
@@ -209,3 +212,27 @@ def _prune(doc: dict[str, Any]) -> None:
             return
         for name in unused:
             del schemas[name]
+
+
+DOCUMENT = web.AppKey("openapi_document", dict)  # {"doc": ...} once built (create_app puts an empty one)
+DOCS_HTML = Path(__file__).with_name("docs.html")
+
+
+@public
+async def openapi_json(request: web.Request) -> web.Response:
+    """The document, built once per app (its routes do not change while it runs)."""
+    cache = request.app[DOCUMENT]
+    if "doc" not in cache:
+        cache["doc"] = build_openapi(request.app)
+    return web.json_response(cache["doc"])
+
+
+@public
+async def docs(request: web.Request) -> web.Response:
+    return web.Response(text=DOCS_HTML.read_text(encoding="utf-8"), content_type="text/html")
+
+
+RAW_ROUTES: list[RawRoute] = [
+    RawRoute("GET", "/openapi.json", openapi_json, "This OpenAPI document", public=True, in_openapi=False),
+    RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
+]

@@ -1,47 +1,21 @@
-"""The route table: every registered tool with an HTTP binding, plus the few raw routes."""
+"""The raw routes (health, metrics, the console) and ``setup_routes``, which mounts a route table."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
-from pydantic import BaseModel
 from sqlalchemy import text
 
 from api.adapter import as_handler
 from api.keys import CONTEXT
 from api.metrics import metrics_handler
-from api.middleware import PUBLIC_ATTR
-from tools._registry import Tool, all_tools
+from api.route_table import RawRoute, RouteTable, public, tool_routes
 
-
-@dataclass(frozen=True)
-class RawRoute:
-    """A route that is not a tool (health, docs); described here for the OpenAPI document."""
-
-    method: str
-    path: str
-    handler: Any
-    summary: str
-    public: bool = False
-    response: dict[str, Any] | None = None
-    tags: tuple[str, ...] = ("service",)
-    content_type: str = "application/json"
-    in_openapi: bool = True
-    request: dict[str, Any] | None = None          # JSON request body schema
-    error_statuses: tuple[int, ...] = ()           # documented error statuses beyond the defaults
-    description: str = ""                          # what it does, for the document
-    request_model: type[BaseModel] | None = None   # the JSON body's model (instead of ``request``)
-    response_model: type[BaseModel] | None = None  # the answer's model (instead of ``response``)
-
-
-def public(handler):
-    setattr(handler, PUBLIC_ATTR, True)
-    return handler
+__all__ = ["RAW_ROUTES", "RawRoute", "STATIC_DIR", "public", "setup_routes", "tool_routes"]
 
 
 @public
@@ -60,21 +34,6 @@ async def health(request: web.Request) -> web.Response:
 
 async def health_auth(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "timestamp": datetime.now(timezone.utc).isoformat()})
-
-
-@public
-async def openapi_json(request: web.Request) -> web.Response:
-    from api.openapi import build_openapi
-
-    return web.json_response(build_openapi(request.app))
-
-
-DOCS_HTML = Path(__file__).with_name("docs.html")
-
-
-@public
-async def docs(request: web.Request) -> web.Response:
-    return web.Response(text=DOCS_HTML.read_text(encoding="utf-8"), content_type="text/html")
 
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -113,8 +72,6 @@ RAW_ROUTES: list[RawRoute] = [
                          "degraded when the database does not. Needs no API key."),
     RawRoute("GET", "/health/auth", health_auth, "Validate the API key", response=_HEALTH_SCHEMA,
              description="Answers 200 when the API key sent is valid and not revoked, 401 otherwise."),
-    RawRoute("GET", "/openapi.json", openapi_json, "This OpenAPI document", public=True, in_openapi=False),
-    RawRoute("GET", "/docs", docs, "Browsable API docs", public=True, in_openapi=False),
     RawRoute("GET", "/metrics", public(metrics_handler), "Prometheus metrics (text exposition format)",
              public=True, response={"type": "string"}, content_type="text/plain",
              description="Request counts and latencies by route and status, tool calls, agent rounds, cache hits, "
@@ -123,31 +80,15 @@ RAW_ROUTES: list[RawRoute] = [
     RawRoute("GET", "/static/{path:.+}", static_file, "The web console's files", public=True, in_openapi=False),
 ]
 
-EXTRA_RAW_ROUTES: list[RawRoute] = []  # other packages' raw routes (e.g. the agent's) are added by the app
-
-
-def _agent_routes() -> list[RawRoute]:
-    from api.agent_routes import raw_routes
-
-    return raw_routes()
-
-
-EXTRA_RAW_ROUTES.extend(_agent_routes())  # POST /v1/ai/query
-
-
 def _sort_key(path: str) -> tuple:
     return tuple(1 if seg.startswith("{") else 0 for seg in path.strip("/").split("/")), path
 
 
-def tool_routes() -> list[Tool]:
-    return [t for t in all_tools() if t.method and t.path]
-
-
-def setup_routes(app: web.Application, raw: list[RawRoute]) -> None:
+def setup_routes(app: web.Application, table: RouteTable) -> None:
     by_path: dict[str, list[tuple[str, Any]]] = defaultdict(list)
-    for r in raw:
+    for r in table.raw:
         by_path[r.path].append((r.method, r.handler))
-    for t in tool_routes():
+    for t in table.tools:
         assert t.path and t.method
         by_path[t.path].append((t.method, as_handler(t)))
     for path in sorted(by_path, key=_sort_key):

@@ -271,9 +271,10 @@ def cmd_identifiable(args: argparse.Namespace) -> int:
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
+    from api.app import route_table
     from api.openapi import build_openapi
 
-    print(json.dumps(build_openapi(), indent=2))
+    print(json.dumps(build_openapi(route_table()), indent=2))
     return 0
 
 

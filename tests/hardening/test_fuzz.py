@@ -15,12 +15,13 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
+from api.app import route_table
 from api.openapi import build_openapi
 from tools.errors import STATUS_BY_CODE
 
 EXAMPLES = int(os.environ.get("CARDWISE_FUZZ_EXAMPLES", "12"))
 
-schema = schemathesis.openapi.from_dict(build_openapi())
+schema = schemathesis.openapi.from_dict(build_openapi(route_table()))
 schema.config.generation.update(max_examples=EXAMPLES, deterministic=os.environ.get("CARDWISE_FUZZ_RANDOM") != "1",
                                 database="none", allow_x00=True)
 
