@@ -1,12 +1,12 @@
-"""The system prompt: text in ``agent/prompts/*.md``, versioned with the code."""
+"""The system prompt: text in the top-level ``prompts/*.md``, versioned with the code."""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
-PROMPTS = Path(__file__).with_name("prompts")
+PROMPTS = files("prompts")
 LIMIT_NOTE = ("You have used every tool-calling round allowed for this question. Answer now, without tools, "
               "with the information you already have; say what is missing if you could not finish.")
 REPEAT_NOTE = ("You asked for the same tool call again. Do not repeat calls: answer now, without tools, "
@@ -15,7 +15,7 @@ REPEAT_NOTE = ("You asked for the same tool call again. Do not repeat calls: ans
 
 @lru_cache(maxsize=8)
 def load(name: str = "system") -> str:
-    return (PROMPTS / f"{name}.md").read_text(encoding="utf-8").strip()
+    return PROMPTS.joinpath(f"{name}.md").read_text(encoding="utf-8").strip()
 
 
 def system_message(context: dict[str, Any] | None = None) -> str:
