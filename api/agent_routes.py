@@ -1,11 +1,13 @@
 """``POST /v1/ai/query``: a natural-language question answered by the agent loop.
 
 The model is the configured OpenAI-compatible server (``CARDWISE_LLM_BASE_URL``) or the built-in
-offline model; it is made once per app and kept in ``ctx.services["llm"]`` (tests replace it).
+offline model; it is made on the first question and kept in the app's ``LLM`` slot, closed with the
+app (tests put their own client in the slot).
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 from aiohttp import web
@@ -20,6 +22,7 @@ from api.route_table import RawRoute
 from tools._models import LooseUUIDStr
 from tools._registry import validation_message
 from tools.errors import ServiceError
+from tools.settings import Settings
 
 
 class _Strict(BaseModel):
@@ -50,12 +53,32 @@ class AIQueryResponse(BaseModel):
     processingTime: float = Field(description="Milliseconds")
 
 
+class LLMSlot:
+    """The app's model client: made on first use (the built-in model loads its embedding model then)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.client: Any = None
+
+    def get(self) -> Any:
+        if self.client is None:
+            self.client = make_llm(self.settings)
+        return self.client
+
+
+LLM = web.AppKey("llm", LLMSlot)
+
+
+async def close_llm(app: web.Application) -> AsyncIterator[None]:
+    """Cleanup context: the model client (its HTTP connections) is closed with the app."""
+    yield
+    client = app[LLM].client
+    if client is not None and hasattr(client, "aclose"):
+        await client.aclose()
+
+
 def get_llm(request: web.Request) -> Any:
-    ctx = request.app[CONTEXT]
-    llm = ctx.services.get("llm")
-    if llm is None:
-        llm = ctx.services["llm"] = make_llm(ctx.settings)
-    return llm
+    return request.app[LLM].get()
 
 
 async def ai_query(request: web.Request) -> web.Response:

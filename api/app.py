@@ -21,12 +21,12 @@ from api import protocol_errors
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
+from api.agent_routes import LLM, LLMSlot, close_llm
 from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.usage import count_usage, flush_usage
 from tools.context import ToolContext
 from tools.settings import Settings
 from tools.storage import catalog_version, create_engine, sessionmaker
-from tools.usage import SERVICE as USAGE
 from tools.usage import UsageCounter
 
 log = logging.getLogger("cardwise.api")
@@ -69,25 +69,20 @@ def create_app(settings: Settings | None = None) -> web.Application:
             return await catalog_version.current(session=s)
 
     app[RESPONSE_CACHE].watch(read_catalog_version, settings.catalog_version_check_s)
-    app[CONTEXT] = ToolContext(sessions=sessions, settings=settings,
-                               services={KEY_CACHE: KeyCache(settings.auth_cache_s),
-                                         AUTH_FAILURES: TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
-                                         if settings.auth_fail_per_min > 0 else None})
+    app[CONTEXT] = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
+    app[KEY_CACHE] = KeyCache(settings.auth_cache_s)
+    if settings.auth_fail_per_min > 0:
+        app[AUTH_FAILURES] = TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
+    app[LLM] = LLMSlot(settings)
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
         yield
         await app[ENGINE].dispose()
         log.info("database pool closed")
 
-    async def close_services(app: web.Application) -> None:
-        for service in list(app[CONTEXT].services.values()):
-            if hasattr(service, "aclose"):
-                await service.aclose()
-
     app.cleanup_ctx.append(dispose_engine)
-    app[CONTEXT].services[USAGE] = UsageCounter()
     app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes
-    app.on_cleanup.append(close_services)
+    app.cleanup_ctx.append(close_llm)
     app[ROUTE_TABLE] = table = route_table()
     app[openapi.DOCUMENT] = {}
     routes.setup_routes(app, table)

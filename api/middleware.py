@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
-from api.ratelimit import rate_limited
+from api.ratelimit import TokenBuckets, rate_limited
 from tools import metrics
 from tools.context import Caller
 from tools.errors import STATUS_BY_CODE, ServiceError
@@ -166,11 +166,6 @@ def is_public(request: web.Request) -> bool:
     return bool(getattr(info.handler, PUBLIC_ATTR, False))
 
 
-KEY_CACHE = "key_cache"  # ToolContext.services entry, made once per app by create_app
-# ToolContext.services entry: TokenBuckets of failed key lookups per client address (None = no limit)
-AUTH_FAILURES = "auth_failures"
-
-
 class KeyCache:
     """Valid keys seen recently (by hash), so a busy client costs no key lookup per request.
 
@@ -200,16 +195,21 @@ class KeyCache:
         self._entries[key_hash] = (time.monotonic() + self.ttl, caller)
 
 
+KEY_CACHE = web.AppKey("key_cache", KeyCache)  # made once per app by create_app
+# failed key lookups per client address (absent = no limit)
+AUTH_FAILURES = web.AppKey("auth_failures", TokenBuckets)
+
+
 async def _known_caller(request: web.Request, key: str) -> Caller | None:
     ctx = request.app[CONTEXT]
-    cache: KeyCache = ctx.services[KEY_CACHE]
+    cache = request.app[KEY_CACHE]
     digest = key_queries.hash_key(key)
     caller = cache.get(digest)
     if caller is not None:
         return caller
     # an address that keeps presenting unknown keys (guessing, or a misconfigured client in a loop)
     # is answered 429 without a database lookup once it has spent its failures
-    failures = ctx.services.get(AUTH_FAILURES)
+    failures = request.app.get(AUTH_FAILURES)
     address = request.remote or "unknown"
     wait = failures.wait(address) if failures is not None else 0.0
     if wait > 0:

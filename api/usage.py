@@ -11,7 +11,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from api.keys import CALLER, CONTEXT
-from tools.usage import SERVICE, UsageCounter
+from tools.usage import UsageCounter
 
 log = logging.getLogger("cardwise.api")
 FLUSH_EVERY_S = 5.0
@@ -22,14 +22,18 @@ async def count_usage(request: web.Request, handler: Handler) -> web.StreamRespo
     """Count a request made with a valid key (after auth and the rate limit let it through)."""
     caller = request.get(CALLER)
     if caller is not None:
-        request.app[CONTEXT].services[SERVICE].count(caller.key_id)
+        usage = request.app[CONTEXT].usage
+        if usage is not None:
+            usage.count(caller.key_id)
     return await handler(request)
 
 
 async def flush_usage(app: web.Application) -> AsyncIterator[None]:
     """Write the counts every ``FLUSH_EVERY_S`` seconds and once more at shutdown."""
     ctx = app[CONTEXT]
-    counter: UsageCounter = ctx.services.setdefault(SERVICE, UsageCounter())
+    if ctx.usage is None:
+        ctx.usage = UsageCounter()
+    counter = ctx.usage
 
     async def loop() -> None:
         while True:

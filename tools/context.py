@@ -7,12 +7,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tools.errors import ServiceError
 from tools.settings import Settings
+
+if TYPE_CHECKING:
+    from tools.usage import UsageCounter
 
 
 @dataclass(frozen=True)
@@ -31,10 +34,12 @@ class ToolContext:
     settings: Settings = field(default_factory=Settings)
     caller: Caller | None = None
     clock: Callable[[], datetime] = _utcnow
-    # long-lived services shared by tools (vision models, caches), keyed by name
+    # caches shared by tools (indexes over the catalog, vision models), built by ``service()`` by name
     services: dict[str, Any] = field(default_factory=dict)
     # defaults the agent supplies from the query context (e.g. collectionId)
     defaults: dict[str, Any] = field(default_factory=dict)
+    # requests per key not yet written (GET /v1/subscription/); None outside a server
+    usage: UsageCounter | None = None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -58,4 +63,5 @@ class ToolContext:
         return self.caller.key_id
 
     def with_caller(self, caller: Caller | None) -> "ToolContext":
-        return ToolContext(self.sessions, self.settings, caller, self.clock, self.services, dict(self.defaults))
+        return ToolContext(self.sessions, self.settings, caller, self.clock, self.services, dict(self.defaults),
+                           self.usage)

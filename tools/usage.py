@@ -17,9 +17,6 @@ from tools._models import In, Out
 from tools._registry import tool
 from tools.context import ToolContext
 
-SERVICE = "usage"
-
-
 def month_of(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m")
 
@@ -69,7 +66,6 @@ async def subscription(ctx: ToolContext, _: SubscriptionQuery) -> Subscription:
     async with ctx.transaction() as s:
         stored = await q.calls(session=s, key_id=key_id, month=month)
         row = await s.get(ApiKey, key_id)
-    counter: UsageCounter | None = ctx.services.get(SERVICE)
-    calls = stored + (counter.pending[(key_id, month)] if counter else 0)
+    calls = stored + (ctx.usage.pending[(key_id, month)] if ctx.usage else 0)
     prefix = row.prefix if row is not None else str(key_id)[:8]
     return Subscription(calls=calls, api_keys=[KeyUsage(key=f"{prefix}…", calls=calls)])

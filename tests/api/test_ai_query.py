@@ -6,7 +6,7 @@ import httpx2
 import pytest
 
 from agent.llm import OpenAILLM, openai_client
-from api.keys import CONTEXT
+from api.agent_routes import LLM
 from tests.agent import fakes
 from tests.factories import seed_catalog
 
@@ -73,7 +73,7 @@ async def test_unreachable_model_is_503(client, auth):
 
     llm = OpenAILLM(openai_client("http://llm.test/v1", "k", transport=httpx2.MockTransport(down)), "m",
                     attempts=2, sleep=no_sleep)
-    client.app[CONTEXT].services["llm"] = llm
+    client.app[LLM].client = llm
     data, resp = await ask(client, auth, 503, query="What grading companies are there?")
     assert data["code"] == "SERVICE_UNAVAILABLE" and set(data) == {"error", "code"}
     assert resp.headers.get("Retry-After")
