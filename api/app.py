@@ -18,6 +18,7 @@ from api.middleware import (
     request_timeout,
 )
 from api import protocol_errors
+from api.mcp_http import setup_mcp
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
@@ -83,4 +84,5 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app.cleanup_ctx.append(dispose_engine)
     app.on_cleanup.append(close_services)
     setup_routes(app, RAW_ROUTES + EXTRA_RAW_ROUTES)
+    setup_mcp(app)  # POST /mcp: the same tools over the Model Context Protocol
     return app

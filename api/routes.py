@@ -123,6 +123,15 @@ def _agent_routes() -> list[RawRoute]:
 EXTRA_RAW_ROUTES.extend(_agent_routes())  # POST /v1/ai/query
 
 
+def _mcp_routes() -> list[RawRoute]:
+    from api.mcp_http import raw_routes
+
+    return raw_routes()
+
+
+EXTRA_RAW_ROUTES.extend(_mcp_routes())  # POST /mcp
+
+
 def _sort_key(path: str) -> tuple:
     return tuple(1 if seg.startswith("{") else 0 for seg in path.strip("/").split("/")), path
 

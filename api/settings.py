@@ -32,6 +32,7 @@ meaning:
 | CARDWISE_LLM_MODEL | cardwise-builtin | model name sent to that endpoint |
 | CARDWISE_LLM_TIMEOUT_S | 30 | per-request timeout to the model server |
 | CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
+| CARDWISE_MCP_ALLOW_WRITES | 0 | 1 = the MCP endpoint `/mcp` also offers the tools that create, change or delete data (collections, lists, binders, feedback); 0 = read-only |
 """
 
 from __future__ import annotations
@@ -78,4 +79,14 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         llm_model=get("LLM_MODEL", base.llm_model),
         llm_timeout_s=float(get("LLM_TIMEOUT_S", base.llm_timeout_s)),
         llm_max_retries=int(get("LLM_MAX_RETRIES", base.llm_max_retries)),
+        mcp_allow_writes=_flag(get("MCP_ALLOW_WRITES", int(base.mcp_allow_writes)), "CARDWISE_MCP_ALLOW_WRITES"),
     )
+
+
+def _flag(value: str, name: str) -> bool:
+    v = value.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1 or 0 (true/false), not {value!r}")
