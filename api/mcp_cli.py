@@ -18,7 +18,7 @@ from typing import Any
 from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
-from api.mcp_tools import build_server
+from api.mcp_server import build_server
 from api.middleware import KeyCache
 from api.settings import load_settings
 from store import migrations

@@ -20,7 +20,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from api.adapter import JSON_BODY_LIMIT, _read_limited
 from api.keys import CALLER, CONTEXT
-from api.mcp_tools import build_server
+from api.mcp_server import build_server
 from api.middleware import CODE_BY_STATUS
 from tools.context import Caller
 from tools.errors import ServiceError

@@ -1,4 +1,4 @@
-"""The tool registry as a Model Context Protocol server, whatever the transport (stdio or HTTP).
+"""Registry tools as MCP tools (their listing and calls), whatever the transport (stdio or HTTP).
 
 Every agent tool is listed with its description and its input model's JSON schema; a call runs
 through ``tools._registry.invoke``, the same validation and function as REST, as the caller the
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp import types
-from mcp.server import Server, ServerRequestContext
+from mcp.server import ServerRequestContext
 from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
@@ -25,13 +25,6 @@ from tools.context import Caller, ToolContext
 from tools.errors import ServiceError
 
 log = logging.getLogger("cardwise.mcp")
-
-SERVER_NAME = "cardwise"
-INSTRUCTIONS = (
-    "Cardwise: a trading-card catalog (search cards, sets, releases, parallels), market data (sale "
-    "prices, listings, graded populations) and the caller's own collections, want lists and binders. "
-    "Ids are UUIDs: find a card with catalog_search or catalog_cards before pricing it."
-)
 
 # who is calling: from the HTTP request (its API key) or fixed for the process (stdio)
 CallerOf = Callable[[ServerRequestContext[Any, Any]], Awaitable[Caller | None]]
@@ -71,53 +64,39 @@ def error_result(code: str, message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=json.dumps(body))], is_error=True)
 
 
-async def call(base: ToolContext, caller: Caller | None, name: str, arguments: dict[str, Any] | None,
-               allow_writes: bool) -> types.CallToolResult:
-    """Run one tool call as ``caller``; every failure is a tool error carrying ``{error, code}``."""
-    offered = {t.name: t for t in agent_tools()}
-    t = offered.get(name)
+async def run_tool(base: ToolContext, caller: Caller | None, name: str, arguments: dict[str, Any] | None,
+                   allow_writes: bool) -> Any:
+    """Run one registry tool as ``caller`` and answer its JSON; every failure is a ``ServiceError``."""
+    t = next((t for t in agent_tools() if t.name == name), None)
     if t is None:
-        return error_result("NOT_FOUND", f"Unknown tool {name!r}")
+        raise ServiceError("NOT_FOUND", f"Unknown tool {name!r}")
     if t.writes and not allow_writes:
-        return error_result("FORBIDDEN", f"{name} changes stored data and this server is read-only "
-                                         "(start it with writes allowed: cardwise mcp --allow-writes, "
-                                         "or CARDWISE_MCP_ALLOW_WRITES=1 for /mcp)")
+        raise ServiceError("FORBIDDEN", f"{name} changes stored data and this server is read-only (start it "
+                                        "with writes allowed: cardwise mcp --allow-writes, or "
+                                        "CARDWISE_MCP_ALLOW_WRITES=1 for /mcp)")
     if caller is None:
-        return error_result("UNAUTHORIZED", "An API key is required")
+        raise ServiceError("UNAUTHORIZED", "An API key is required")
     try:
-        out = await invoke(name, dict(arguments or {}), base.with_caller(caller))
-    except ServiceError as exc:
-        return error_result(exc.code, exc.message)
+        return await invoke(name, dict(arguments or {}), base.with_caller(caller))
+    except ServiceError:
+        raise
     except IntegrityError:
-        return error_result("CONFLICT", "The request conflicts with a concurrent change; it was not applied")
+        raise ServiceError("CONFLICT", "The request conflicts with a concurrent change; it was not applied") from None
     except Exception as exc:
         if db_unavailable(exc):  # the same test as REST's errors middleware
             log.warning("database unavailable", extra={"tool": name, "error": repr(exc)})
-            return error_result("SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly")
+            raise ServiceError("SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly") from None
         log.exception("unhandled tool error", extra={"tool": name})
-        return error_result("INTERNAL_ERROR", f"Internal error in {name}")
-    text = json.dumps(out, ensure_ascii=False)
-    structured = out if isinstance(out, dict) else None
-    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+        raise ServiceError("INTERNAL_ERROR", f"Internal error in {name}") from None
 
 
-def build_server(base: ToolContext, caller_of: CallerOf, *, allow_writes: bool) -> Server[Any]:
-    """A low-level MCP server over the registry; ``base`` supplies sessions, settings and services."""
-    listing = types.ListToolsResult(tools=[mcp_tool(t) for t in offered_tools(allow_writes)])
-
-    async def list_tools(ctx: ServerRequestContext[Any, Any],
-                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return listing
-
-    async def call_tool(ctx: ServerRequestContext[Any, Any],
-                        params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await call(base, await caller_of(ctx), params.name, params.arguments, allow_writes)
-
-    from importlib.metadata import PackageNotFoundError, version
-
+async def call(base: ToolContext, caller: Caller | None, name: str, arguments: dict[str, Any] | None,
+               allow_writes: bool) -> types.CallToolResult:
+    """One ``tools/call``: the answer as JSON text and structured content, or a tool error."""
     try:
-        server_version = version("cardwise")
-    except PackageNotFoundError:  # run from a checkout that is not installed
-        server_version = "0"
-    return Server(SERVER_NAME, version=server_version, instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+        out = await run_tool(base, caller, name, arguments, allow_writes)
+    except ServiceError as exc:
+        return error_result(exc.code, exc.message)
+    structured = out if isinstance(out, dict) else None
+    return types.CallToolResult(content=[types.TextContent(text=json.dumps(out, ensure_ascii=False))],
+                                structured_content=structured)

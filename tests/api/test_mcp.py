@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import httpx2
 import pytest
 from jsonschema import Draft202012Validator
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from sqlalchemy import func, select
@@ -132,6 +132,24 @@ async def test_a_collection_is_found_with_its_key_only(connect, api_key, other_k
         assert listed.structured_content["collections"] == []
 
 
+async def test_resources_read_a_card_and_the_callers_collection_summaries(connect, api_key, other_key, owned):
+    ohtani, cid = str(owned.cat.cards["ohtani"].id), owned.collection["id"]
+    async with connect(api_key[1]) as client:
+        templates = {t.uri_template for t in (await client.list_resource_templates()).resource_templates}
+        assert templates == {"cardwise://cards/{id}", "cardwise://collections/{collectionId}"}
+        mine = (await client.list_resources()).resources
+        assert [(r.uri, r.name) for r in mine] == [(f"cardwise://collections/{cid}", "Main")]
+        card = json.loads((await client.read_resource(f"cardwise://cards/{ohtani}")).contents[0].text)
+        assert card["name"] == "Shohei Ohtani" and card["number"] == "1"
+        summary = json.loads((await client.read_resource(mine[0].uri)).contents[0].text)
+        assert summary["overview"]["totalQuantity"] == 2
+    async with connect(other_key[1]) as client:
+        assert (await client.list_resources()).resources == []
+        with pytest.raises(MCPError) as err:
+            await client.read_resource(f"cardwise://collections/{cid}")
+        assert err.value.code == -32002 and err.value.data == {"error": err.value.message, "code": "NOT_FOUND"}
+
+
 async def test_writes_are_refused_unless_allowed(connect, api_key, sessions):
     async def collectors() -> int:
         async with sessions() as s:
@@ -221,3 +239,13 @@ async def test_a_stdio_server_without_a_valid_key_says_so(tmp_path, db_url):
     out, err = await proc.communicate()
     assert proc.returncode == 2 and out == b""
     assert b"CARDWISE_API_KEY is not an active API key" in err
+
+
+def test_writes_over_http_are_an_explicit_setting():
+    from api.settings import load_settings
+
+    assert load_settings({}).mcp_allow_writes is False
+    assert load_settings({"CARDWISE_MCP_ALLOW_WRITES": "1"}).mcp_allow_writes is True
+    assert load_settings({"CARDWISE_MCP_ALLOW_WRITES": "false"}).mcp_allow_writes is False
+    with pytest.raises(ValueError, match="CARDWISE_MCP_ALLOW_WRITES"):
+        load_settings({"CARDWISE_MCP_ALLOW_WRITES": "maybe"})
