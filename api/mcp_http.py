@@ -93,13 +93,12 @@ async def mcp_endpoint(request: web.Request) -> web.Response:
 
 
 def raw_routes() -> list[Any]:
+    """``POST /mcp``, left out of the OpenAPI document: MCP describes itself (``tools/list``) and answers
+    protocol faults as JSON-RPC errors, which its clients read, rather than ``{error, code}``."""
     from api.routes import RawRoute
 
-    return [RawRoute("POST", MCP_PATH, mcp_endpoint,
-                     "Model Context Protocol (streamable HTTP, JSON answers): the agent tools for MCP clients",
-                     tags=("MCP",), response={"type": "object", "description": "A JSON-RPC 2.0 response"},
-                     request={"type": "object", "description": "A JSON-RPC 2.0 request or notification"},
-                     error_statuses=(400, 401, 406, 413, 415))]
+    return [RawRoute("POST", MCP_PATH, mcp_endpoint, "Model Context Protocol (streamable HTTP, JSON answers)",
+                     tags=("MCP",), in_openapi=False)]
 
 
 def setup_mcp(app: web.Application) -> None:

@@ -207,6 +207,35 @@ async def test_http_needs_a_key_takes_only_json_posts_and_refuses_clearly(client
     assert (await resp.json())["result"]["serverInfo"]["name"] == "cardwise"
 
 
+HOSTILE = [
+    b"{not json", b"", b"{}", b"[1, 2]", b"5", b'"text"', b"null", b'{"jsonrpc": "2.0", "id": 1, "method": "nope"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "catalog_search", "arguments": [1]}}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "no_such_tool"}}',
+    b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}',
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "catalog_search", '
+     b'"arguments": {"q": "o\\u0000h"}}}'),
+    (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "collector_delete", '
+     b'"arguments": {"collectorId": "00000000-0000-0000-0000-000000000000"}}}'),
+    b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "' + b"a" * 5000 + b'"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ' + b'{"a": ' * 2000 + b"1" + b"}" * 2000 + b"}",
+]
+
+
+async def test_http_survives_what_a_hostile_client_sends(client, auth):
+    headers = {**auth, "Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    for body in HOSTILE:
+        resp = await client.post("/mcp", data=body, headers=headers)
+        assert resp.status < 500, body[:80]
+        if resp.status != 202:  # a notification's acknowledgement has no body
+            answer = await resp.json()
+            assert "error" in answer or "result" in answer or isinstance(answer, list), (body[:80], answer)
+    for version in ("2026-07-28", "1999-01-01"):  # the per-request era, and a version nobody speaks
+        resp = await client.post("/mcp", data=b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+                                 headers={**headers, "MCP-Protocol-Version": version})
+        assert resp.status == 400 and (await resp.json())["error"]["code"] == -32602
+
+
 # ---------------------------------------------------------------------------------------------- one registry
 async def test_the_tool_list_and_the_rest_routes_come_from_one_registry(client, api_key):
     """Every MCP tool is a REST route of the running app (same tool, method and path), and every
