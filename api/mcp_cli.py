@@ -37,12 +37,6 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="also offer the tools that create, change or delete collections, lists, binders and feedback")
 
 
-async def _caller(sessions: Any, key: str) -> Caller | None:
-    async with sessions() as s:
-        row = await key_queries.find_active(session=s, plaintext=key)
-    return Caller(key_id=row.id, name=row.name) if row is not None else None
-
-
 async def serve(key: str, allow_writes: bool) -> int:
     settings = load_settings()
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,

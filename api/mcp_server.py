@@ -10,7 +10,7 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 
 from api import mcp_resources
-from api.mcp_tools import CallerOf, call, mcp_tool, offered_tools
+from api.mcp_tools import CallerOf, call, tool_listing
 from tools.context import ToolContext
 
 SERVER_NAME = "cardwise"
@@ -31,11 +31,10 @@ def _version() -> str:
 
 def build_server(base: ToolContext, caller_of: CallerOf, *, allow_writes: bool) -> Server[Any]:
     """A low-level MCP server; ``base`` supplies sessions, settings and services, ``caller_of`` the key."""
-    tools = types.ListToolsResult(tools=[mcp_tool(t) for t in offered_tools(allow_writes)])
     templates = types.ListResourceTemplatesResult(resource_templates=[t.listing for t in mcp_resources.TEMPLATES])
 
     async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return tools
+        return tool_listing(allow_writes)
 
     async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         return await call(base, await caller_of(ctx), params.name, params.arguments, allow_writes)

@@ -9,6 +9,7 @@ started with writes allowed.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -57,6 +58,12 @@ def mcp_tool(t: Tool) -> types.Tool:
             open_world_hint=False,
         ),
     )
+
+
+@functools.cache
+def tool_listing(allow_writes: bool) -> types.ListToolsResult:
+    """The ``tools/list`` answer, made once per process (the registry is fixed once loaded)."""
+    return types.ListToolsResult(tools=[mcp_tool(t) for t in offered_tools(allow_writes)])
 
 
 def error_result(code: str, message: str) -> types.CallToolResult:

@@ -21,6 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from sqlalchemy import func, select
 
 from store.models import Collector, PriceRecord
+from store.queries import keys as key_queries
 from tests.factories import seed_catalog
 from tools._registry import agent_tools, invoke
 
@@ -69,11 +70,12 @@ def connect(request, aiohttp_client, make_settings, db_url, tmp_path) -> Connect
         return over_http
 
     @asynccontextmanager
-    async def over_stdio(key: str, allow_writes: bool = False, mode: str = "auto") -> AsyncIterator[Client]:
+    async def over_stdio(key: str, allow_writes: bool = False, mode: str = "auto",
+                         **env: str) -> AsyncIterator[Client]:
         params = StdioServerParameters(
             command=CARDWISE[0], args=[*CARDWISE[1:], "mcp", *(["--allow-writes"] if allow_writes else [])],
             cwd=ROOT, env={"PYTHONPATH": str(ROOT), "CARDWISE_DATABASE_URL": db_url, "CARDWISE_API_KEY": key,
-                           "CARDWISE_LOG_LEVEL": "WARNING"})
+                           "CARDWISE_LOG_LEVEL": "WARNING", **env})
         with (tmp_path / "mcp-stderr.log").open("w+") as errlog:
             async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
                 yield client
@@ -256,6 +258,16 @@ async def test_the_tool_list_and_the_rest_routes_come_from_one_registry(client, 
         assert mcp_tool.input_schema == t.input_model.model_json_schema(by_alias=True, mode="validation")
     assert {n for n, t in routes.items() if t.agent and not t.writes} == set(listed)
     assert {n for n, t in routes.items() if not t.agent} >= {"card_image", "collection_card_image_upload"}
+
+
+@pytest.mark.parametrize("connect", ["stdio"], indirect=True)
+async def test_a_key_revoked_while_the_stdio_server_runs_stops_working(connect, api_key, sessions):
+    async with connect(api_key[1], CARDWISE_AUTH_CACHE_S="0") as client:
+        assert not (await client.call_tool("collections_list", {})).is_error
+        async with sessions() as s, s.begin():
+            await key_queries.revoke(session=s, key_id=api_key[0])
+        refused = await client.call_tool("collections_list", {})
+        assert refused.is_error and body_of(refused)["code"] == "UNAUTHORIZED"
 
 
 async def test_a_stdio_server_without_a_valid_key_says_so(tmp_path, db_url):
