@@ -18,6 +18,8 @@ from api.middleware import (
     request_timeout,
 )
 from api import protocol_errors
+from api import mcp_http
+from api.mcp_http import setup_mcp
 from api.ratelimit import TokenBuckets, rate_limit_middleware
 from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
@@ -86,9 +88,11 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[ROUTE_TABLE] = table = route_table()
     app[openapi.DOCUMENT] = {}
     routes.setup_routes(app, table)
+    setup_mcp(app)  # POST /mcp: the same tools over the Model Context Protocol
     return app
 
 
 def route_table() -> RouteTable:
     """Every route the app serves: the raw routes (health, metrics, console, docs, the agent) and the tools."""
-    return RouteTable(raw=routes.RAW_ROUTES + openapi.RAW_ROUTES + agent_routes.raw_routes(), tools=tool_routes())
+    return RouteTable(raw=routes.RAW_ROUTES + openapi.RAW_ROUTES + agent_routes.raw_routes() + mcp_http.raw_routes(),
+                      tools=tool_routes())

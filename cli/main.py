@@ -6,6 +6,7 @@
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
     cardwise identifiable on|off [--set ID] [--release ID] [--segment NAME|CODE|ID]   sets photos identify
     cardwise openapi                                      print the OpenAPI document
+    cardwise mcp [--allow-writes]                         the tools over MCP on stdio (key: CARDWISE_API_KEY)
     cardwise model serve [--port P]                       the built-in model as an OpenAI-compatible server
     cardwise eval run SUITE... [--backend builtin|openai] [--record|--replay]   agent eval suites
 """
@@ -46,6 +47,15 @@ def _agent_commands() -> None:
 
 
 _agent_commands()
+
+
+def _mcp_commands() -> None:
+    from cli.mcp_cli import COMMANDS
+
+    EXTRA_COMMANDS.update(COMMANDS)
+
+
+_mcp_commands()
 
 
 async def _with_sessions(url: str, fn: Callable[[Any], Any]) -> Any:

@@ -42,4 +42,6 @@ class Settings:
     llm_model: str = "cardwise-builtin"
     llm_timeout_s: float = 30.0
     llm_max_retries: int = 4
+    # the MCP endpoint (/mcp) offers the tools that change stored data too
+    mcp_allow_writes: bool = False
     extra: dict[str, str] = field(default_factory=dict)
