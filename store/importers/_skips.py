@@ -14,14 +14,19 @@ LIMIT = 200
 
 
 class Skips:
-    def __init__(self, log: logging.Logger, importer: str) -> None:
+    def __init__(self, log: logging.Logger, importer: str, root: str | Path | None = None) -> None:
         self.log = log
+        self.root = Path(root) if root is not None else None
         self.importer = importer
         self.entries: list[dict[str, Any]] = []
         self.total = 0
 
     def add(self, file: str | Path, row: int | str | None, reason: str) -> None:
-        name = Path(str(file)).name if str(file) else ""
+        path = Path(str(file))
+        if self.root is not None and self.root.is_dir() and path.is_relative_to(self.root):
+            name = str(path.relative_to(self.root))
+        else:
+            name = path.name
         self.total += 1
         where = f"{name}:{row}" if row is not None else name
         self.log.warning("%s skipped %s: %s", self.importer, where, reason,

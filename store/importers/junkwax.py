@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
+from store.importers._skips import Skips
 from store.models import Card, CardAttribute, CardSet, Parallel, ParallelCard, Release
 
 NAME = "junkwax"
@@ -224,10 +225,12 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
     files = release_files(root)
     bar = progress("junkwax releases", len(files)) if progress else None
     look = Lookups()
-    totals = dict.fromkeys(("releases", "sets", "cards", "variations", "parallels", "bad_records"), 0)
+    totals: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "variations", "parallels", "bad_records"), 0)
+    skips = Skips(log, NAME, root)
 
     def report(location: str, message: str) -> None:
-        log.warning("bad record at %s: %s", location, message, extra={"location": location})
+        file, _, row = location.partition(":")
+        skips.add(file, row or None, message)
 
     for path in files:
         try:
@@ -243,4 +246,4 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
             bar.advance(1)
     if bar:
         bar.close()
-    return totals
+    return {**totals, **skips.summary()}

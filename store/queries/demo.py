@@ -1,7 +1,7 @@
 """The demo catalog as a layer of its own: what it holds, what points at it, and its removal.
 
 Demo rows are marked ``demo`` (release, set, card; migration demo_0001). Removing the demo deletes
-its releases; the database cascades to their sets, cards, parallels, prices, price records,
+its cards, sets and releases; the database cascades to their parallels, prices, price records,
 populations, listings and images. Users' collections, lists and binders stay; only their entries
 of demo cards go with those cards (they are counted first so the command can say so).
 """
@@ -78,7 +78,11 @@ async def remove(*, session: AsyncSession) -> dict[str, int]:
         (FieldValue.entity_type == "card") & FieldValue.entity_id.in_(cards),
         (FieldValue.entity_type == "set") & FieldValue.entity_id.in_(sets),
         (FieldValue.entity_type == "release") & FieldValue.entity_id.in_(ids))))
-    await session.execute(delete(Release).where(Release.demo.is_(True)))  # cascades to sets, cards and the rest
+    # cards, then sets, then releases: the per-set sums (set_base_stats) are kept by triggers that run
+    # after each statement and need the set still there when its cards go
+    await session.execute(delete(Card).where(Card.demo.is_(True)))  # cascades to prices, entries, images...
+    await session.execute(delete(CardSet).where(CardSet.demo.is_(True)))  # parallels, population links
+    await session.execute(delete(Release).where(Release.demo.is_(True)))
     await _drop_orphans(session)
     return before
 
