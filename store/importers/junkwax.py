@@ -30,11 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
+from store.importers._fetch import fetched
 from store.importers._skips import Skips
 from store.models import Card, CardAttribute, CardSet, Parallel, ParallelCard, Release
 
 NAME = "junkwax"
-HELP = "JunkWax sports checklists (path to a CardLists checkout, a folder or one release file)"
+HELP = ("JunkWax sports checklists (path or https URL: a CardLists checkout or repository archive, a folder or one "
+        "release file)")
 NEEDS_SOURCE = True
 log = logging.getLogger("cardwise.catalog")
 
@@ -216,10 +218,12 @@ async def _card(session, b: _Batch, look: Lookups, c: dict[str, Any], set_id: uu
 
 async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
     if not source:
-        raise ValueError("junkwax needs a path to the CardLists checkout, a folder or a release file")
-    if source.startswith(("http://", "https://")):
-        raise ValueError("download the repository (git clone) and pass its path; URLs are not fetched")
-    root = Path(source)
+        raise ValueError("junkwax needs a path or URL: the CardLists checkout or archive, a folder or a release file")
+    async with fetched(source, holds=lambda p: (p / "categories").is_dir()) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
     if not root.exists():
         raise FileNotFoundError(f"{root} does not exist")
     files = release_files(root)

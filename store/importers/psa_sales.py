@@ -1,4 +1,4 @@
-"""``cardwise import psa-sales DIR``: real sales of PSA-graded cards (the psa-prizes CSV files).
+"""``cardwise import psa-sales DIR|URL``: real sales of PSA-graded cards (the psa-prizes CSV files).
 
 One CSV per card; the file name names the card (``1999-pokemon-game-charizard-holo.csv``,
 ``pokemon-game-charizard-holo-1st-edition.csv``, ``2002-pokemon-neo-destiny-shining-celebi.csv``).
@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._fetch import fetched
 from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
 from store.models import Card, CardSet, Parallel, PriceRecord, Release
@@ -39,7 +40,8 @@ from store.queries.pricing import refresh_prices
 from store.reference import grades as ref
 
 NAME = "psa-sales"
-HELP = "real PSA-graded sales (psa-prizes CSV directory) as price records of TCGdex catalog cards"
+HELP = ("real PSA-graded sales (psa-prizes CSV folder, one CSV, or an https URL of either or of an archive) as price "
+        "records of TCGdex catalog cards")
 NEEDS_SOURCE = True
 
 log = logging.getLogger("cardwise.market")
@@ -112,7 +114,12 @@ def _missing(info: dict[str, Any] | None) -> str:
 
 
 async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
-    files = sorted(Path(str(source)).glob("*.csv"))
+    async with fetched(str(source), holds=lambda p: any(p.glob("*.csv"))) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions: async_sessionmaker[AsyncSession], root: Path, progress: Any) -> dict[str, Any]:
+    files = [root] if root.is_file() else sorted(root.glob("*.csv"))
     counts: dict[str, Any] = {"files": len(files), "matched_files": 0, "records": 0, "skipped_rows": 0,
                               "unmatched_files": 0, "unmatched_rows": 0, "prices": 0, "duplicate_rows": 0}
     skips = Skips(log, NAME)

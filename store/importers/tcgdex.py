@@ -26,16 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
+from store.importers._fetch import fetched
 from store.importers._jsonstream import iter_array
 from store.importers._skips import Skips
 from store.models import Card, CardSet, FieldValue, Parallel, ParallelCard, Release
 
 NAME = "tcgdex"
-HELP = "Pokemon TCG catalog (path to the tcgdex JSON folder: sets.json, cards.json)"
+HELP = "Pokemon TCG catalog (path or https URL of the tcgdex JSON folder or an archive of it: sets.json, cards.json)"
 NEEDS_SOURCE = True
 log = logging.getLogger("cardwise.catalog")
 
 WOTC_SERIES = {"Base", "Gym", "Neo", "Legendary Collection", "E-Card"}
+JSON_FILES = ("sets.json", "cards.json")
 DIGITAL_SERIES = {"Pokémon TCG Pocket", "Pokemon TCG Pocket"}
 FINISH = {"normal": "Normal", "reverse": "Reverse Holo", "holo": "Holo", "firstEdition": "1st Edition"}
 
@@ -115,8 +117,12 @@ async def _safe_flush(sessions, buf: _SetBuffer, report) -> int:
 
 async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
     if not source:
-        raise ValueError("tcgdex needs the path of the folder holding sets.json and cards.json")
-    root = Path(source)
+        raise ValueError("tcgdex needs the path or URL of the folder (or archive) holding sets.json and cards.json")
+    async with fetched(source, files=JSON_FILES, holds=lambda p: all((p / f).is_file() for f in JSON_FILES)) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
     counts: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "parallels", "skipped_digital",
                                             "bad_records"), 0)
     skips = Skips(log, NAME, root)
