@@ -74,3 +74,32 @@ async def test_the_console_calls_only_routes_the_app_offers(client):
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"the console calls routes this app does not offer: {missing}")
         pytest.skip(f"the console calls routes other branches add (not here yet): {missing}")
+
+
+def _node(script: str) -> str:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    return subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True,
+                          cwd=STATIC_DIR / "js", timeout=30).stdout
+
+
+def test_release_and_set_are_named_once():
+    """TCGdex and the demo name a release's one set after it: "1999 Base Set", not "1999 Base Set Base Set"."""
+    out = _node("import { placeLabel } from './ui.js';"
+                "console.log(JSON.stringify([placeLabel('1999', 'Base Set', 'Base Set'),"
+                " placeLabel('2024', '2024 Topps Chrome', 'Base'), placeLabel('2002', 'Neo Destiny', 'neo destiny', ' '),"
+                " placeLabel('2024', '2024 Topps Chrome', 'Base', ' '), placeLabel(null, null, 'Base Set')]))")
+    assert out.strip() == '["1999 Base Set","2024 Topps Chrome · Base","2002 Neo Destiny","2024 Topps Chrome Base","Base Set"]'
+
+
+def test_lists_and_set_progress_show_card_names_not_ids():
+    """Want lists, collection entries and a set's missing cards are shown by name (looked up by id)."""
+    text = (STATIC_DIR / "js" / "collections.js").read_text(encoding="utf-8")
+    assert "lc.cardId)" not in text.replace("api.card(lc.cardId)", "")  # never the bare id as a label
+    assert ": entry.cardId)" not in text
+    assert "missingCards.slice" in text and "api.card(cid)" in text
+    assert "${releaseLabel(st.releaseYear, st.releaseName)} ${st.setName}" not in text
