@@ -194,3 +194,21 @@ async def test_demo_prices_come_from_demo_price_records(sessions, client, auth):
     assert card["prices"]["psa-10"] == f"{sorted(r['price'] for r in tens)[1]:.2f}" == "1491.20"
     assert card["prices"]["raw"] == f"{sorted(r['price'] for r in body['raw']['records'])[1]:.2f}"
     assert max(r["date"] for r in tens) == date(2026, 11, 1).isoformat()
+
+
+async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessions, client, auth, tmp_path):
+    await demo.run(sessions, None)
+    await _real(sessions, tmp_path)
+
+    async def ask(q: str) -> dict:
+        r = await client.post("/v1/ai/query", json={"query": q}, headers=auth)
+        assert r.status == 200
+        return await r.json()
+
+    body = await ask("What parallels does 2024 Topps Chrome Shohei Ohtani #1 have?")
+    assert body["answer"].startswith("2024 Topps Chrome Baseball Shohei Ohtani #1") and "Which one" not in body["answer"]
+    assert body["toolsUsed"][-1] == "catalog_card"
+    body = await ask("What is the price of Base Set Charizard?")
+    assert "$36,110.54" in body["answer"] and "$7,000.00" in body["answer"]
+    body = await ask("Show me Pikachu from Base Set")  # a listing names the demo's copy as demo
+    assert body["answer"].count("1999 Base Set Pikachu #58") == 2 and body["answer"].count("(demo)") == 1
