@@ -78,16 +78,15 @@ class TitleMatcher:
     grades: dict[tuple[str, str], uuid.UUID] = field(default_factory=dict)
 
     @classmethod
-    async def load(cls, session: AsyncSession, *, demo: bool = False) -> "TitleMatcher":
-        """The catalog's cards; demo cards only with ``demo`` or where their game or sport has no real
-        release (a real listing title is never matched to a demo card)."""
+    async def load(cls, session: AsyncSession) -> "TitleMatcher":
+        """The catalog's cards; demo cards only where their game or sport has no real release (a real
+        listing title is never matched to a demo card)."""
         m = cls()
         stmt = (select(Card.id, Card.name, Card.number, Card.numbered_to, Card.set_id, CardSet.name, Release.name,
                        Release.year)
                 .join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
                 .where(Card.variation_of.is_(None)))
-        if not demo:
-            stmt = stmt.where(matchable(Card.demo, Release.segment_id))
+        stmt = stmt.where(matchable(Card.demo, Release.segment_id))
         for cid, name, number, numbered_to, set_id, set_name, rel_name, year in (await session.execute(stmt)).all():
             name_t = tuple(tokens(name))
             if not name_t:

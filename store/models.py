@@ -27,8 +27,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    false,
 )
-from sqlalchemy import false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from store.base import Base, Timestamps, UUIDPk, utcnow

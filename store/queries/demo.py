@@ -14,8 +14,21 @@ from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
-    Attribute, Card, CardAttribute, CardSet, CollectionCard, FieldValue, Grade, GradingType, Manufacturer, MetadataField, PopulationCount,
-    PopulationSync, Release, Segment, WantListCard,
+    Attribute,
+    Card,
+    CardAttribute,
+    CardSet,
+    CollectionCard,
+    FieldValue,
+    Grade,
+    GradingType,
+    Manufacturer,
+    MetadataField,
+    PopulationCount,
+    PopulationSync,
+    Release,
+    Segment,
+    WantListCard,
 )
 
 # what the demo importer creates by name and shares with real imports; kept while real rows use them

@@ -17,12 +17,39 @@ from sqlalchemy import func, select
 
 from api.cli import main
 from store.db import create_engine, sessionmaker
-from store.importers import demo, junkwax, listings_synthetic, population_synthetic, prices_synthetic, psa_sales, tcgdex
+from store.importers import (
+    demo,
+    junkwax,
+    listings_synthetic,
+    population_synthetic,
+    prices_synthetic,
+    psa_sales,
+    tcgdex,
+)
 from store.matching import TitleMatcher
 from store.models import (
-    ApiKey, Attribute, Card, CardAttribute, CardImage, CardPrice, CardSet, Collection, CollectionCard, Collector,
-    FieldValue, Manufacturer, MarketplaceListing, MetadataField, Parallel, ParallelCard, PopulationCount,
-    PopulationSetLink, PopulationSync, PriceRecord, Release, Segment,
+    ApiKey,
+    Attribute,
+    Card,
+    CardAttribute,
+    CardImage,
+    CardPrice,
+    CardSet,
+    Collection,
+    CollectionCard,
+    Collector,
+    FieldValue,
+    Manufacturer,
+    MarketplaceListing,
+    MetadataField,
+    Parallel,
+    ParallelCard,
+    PopulationCount,
+    PopulationSetLink,
+    PopulationSync,
+    PriceRecord,
+    Release,
+    Segment,
 )
 from store.queries import catalog_version
 from store.queries import identify as iq

@@ -9,7 +9,6 @@ import tarfile
 import threading
 import zipfile
 from functools import partial
-from pathlib import Path
 
 import pytest
 
