@@ -39,7 +39,7 @@ def _size(data: bytes) -> tuple[int | None, int | None]:
         return None, None
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
         raise ValueError("hockeycards needs the path of the hockeycards folder (data/ and img/)")
     root = Path(source)

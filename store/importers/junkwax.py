@@ -216,7 +216,7 @@ async def _card(session, b: _Batch, look: Lookups, c: dict[str, Any], set_id: uu
             b.links.add((row["id"], vid))
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
         raise ValueError("junkwax needs a path or URL: the CardLists checkout or archive, a folder or a release file")
     async with fetched(source, holds=lambda p: (p / "categories").is_dir()) as root:

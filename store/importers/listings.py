@@ -89,7 +89,7 @@ async def store_listings(session: AsyncSession, rows: list[dict[str, Any]], *, s
     return {**counts, **skips.summary()}
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
     path = Path(str(source))
     if path.suffix.lower() == ".json":
         doc = json.loads(path.read_text())

@@ -91,7 +91,7 @@ def _read(path: Path) -> dict[str, Any]:
         return {"counts": list(csv.DictReader(fh))}
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
     doc = _read(Path(str(source)))
     first = 2 if Path(str(source)).suffix.lower() == ".csv" else 0  # a CSV line, or an index in "counts"
     synthetic = bool(doc.get("synthetic", False))

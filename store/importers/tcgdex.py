@@ -115,7 +115,7 @@ async def _safe_flush(sessions, buf: _SetBuffer, report) -> int:
         return 0
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
         raise ValueError("tcgdex needs the path or URL of the folder (or archive) holding sets.json and cards.json")
     async with fetched(source, files=JSON_FILES, holds=lambda p: all((p / f).is_file() for f in JSON_FILES)) as root:
@@ -129,8 +129,11 @@ async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
 
     def report(location: str, message: str) -> None:
         counts["bad_records"] += 1
-        m = re.fullmatch(r"(.*?)\[(\d+)\]", location)
-        skips.add(m.group(1), int(m.group(2)), message) if m else skips.add(root / "cards.json", location, message)
+        m = re.fullmatch(r"(.*?)\[(\d+)\]", location)  # "<file>[<index>]", or a set's flush
+        if m:
+            skips.add(m.group(1), int(m.group(2)), message)
+        else:
+            skips.add(root / "cards.json", location, message)
 
     sets_doc = json.loads((root / "sets.json").read_text(encoding="utf-8"))
     look = Lookups()
