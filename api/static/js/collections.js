@@ -238,14 +238,14 @@ async function progressPanel(panel, id) {
     panel.append(h('p', { class: 'muted' }, `${p.summary.totalSets} set(s), ${p.summary.nearCompleteSets} nearly complete, ${p.summary.fullyCompleteSets} complete.`),
       bars(p.sets.map((st) => ({ label: placeLabel(st.releaseYear, st.releaseName, st.setName, ' '), value: st.completionPercentage,
         text: `${st.ownedCards}/${st.totalCards} · ${pct(st.completionPercentage)}` })), { max: 100, label: 'Set completion' }),
-      p.sets.filter((st) => st.missingCards && st.missingCards.length).map(missingCards));
+      ...p.sets.filter((st) => st.missingCards && st.missingCards.length).map(missingCards));
   } catch (e) { panel.append(errorBox(e)); }
 }
 
 const MISSING_SHOWN = 30;
 
 /** A set's missing cards by name (looked up when opened; the API lists their ids). */
-function missingCards(st) {
+export function missingCards(st) {
   const list = h('ul', { class: 'missing' });
   const box = h('details', {}, h('summary', {}, `${st.missingCards.length} missing from ${placeLabel(st.releaseYear, st.releaseName, st.setName, ' ')}`), list);
   box.addEventListener('toggle', async () => {
@@ -253,7 +253,7 @@ function missingCards(st) {
     list.dataset.loaded = '1';
     const ids = st.missingCards.slice(0, MISSING_SHOWN);
     const found = await Promise.all(ids.map((cid) => api.card(cid).catch(() => null)));
-    list.append(ids.map((cid, i) => h('li', {}, h('a', { href: `#/card/${cid}` }, found[i] ? cardName(found[i]) : 'Card not in the catalog'))));
+    list.append(...ids.map((cid, i) => h('li', {}, h('a', { href: `#/card/${cid}` }, found[i] ? cardName(found[i]) : 'Card not in the catalog'))));
     if (st.missingCards.length > MISSING_SHOWN) list.append(h('li', { class: 'muted' }, `and ${st.missingCards.length - MISSING_SHOWN} more`));
   });
   return box;
