@@ -4,6 +4,7 @@
     cardwise db upgrade | db current                      run / show migrations
     cardwise keys create [--name N] | keys list | keys revoke ID
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
+    cardwise demo remove [--dry-run]                      remove the demo catalog (and its prices, listings...)
     cardwise identifiable on|off [--set ID] [--release ID] [--segment NAME|CODE|ID]   sets photos identify
     cardwise openapi                                      print the OpenAPI document
     cardwise mcp [--allow-writes]                         the tools over MCP on stdio (key: CARDWISE_API_KEY)
@@ -161,6 +162,57 @@ def cmd_import(args: argparse.Namespace) -> int:
         indexed = asyncio.run(_changing_catalog(url, lambda s: index_images(s, progress=progress)))
         counts = {**(counts or {}), **indexed}
     print(json.dumps({"importer": args.name, **(counts or {})}))
+    if args.name in REAL_CATALOGS:
+        _offer_demo_removal(url, quiet=args.quiet)
+    return 0
+
+
+REAL_CATALOGS = {"junkwax", "tcgdex", "hockeycards"}
+
+
+def _offer_demo_removal(url: str, *, quiet: bool) -> None:
+    """After a real catalog import: say when the demo catalog holds cards of the same game or sport,
+    and offer to remove it (asked only at a terminal; elsewhere the command to run is printed)."""
+    from store.queries import demo
+
+    async def look(sessions: Any) -> dict[str, int]:
+        async with sessions() as s:
+            return await demo.overlap(session=s)
+
+    overlap = asyncio.run(_with_sessions(url, look))
+    if not overlap:
+        return
+    where = ", ".join(f"{n} {seg}" for seg, n in overlap.items())
+    print(f"note: the demo catalog is loaded beside this real catalog ({where} demo cards, marked as demo); "
+          "remove it with `cardwise demo remove`", file=sys.stderr)
+    if not quiet and sys.stdin.isatty() and sys.stderr.isatty():
+        print("Remove the demo catalog now? [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() in ("y", "yes"):
+            _remove_demo(url, dry_run=False)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``cardwise demo remove``: delete the demo catalog and what hangs from it; users' collections stay."""
+    url = load_settings().database_url
+    migrations.upgrade(url)
+    return _remove_demo(url, dry_run=args.dry_run)
+
+
+def _remove_demo(url: str, *, dry_run: bool) -> int:
+    from store.queries import demo
+
+    async def run(sessions: Any) -> dict[str, int]:
+        async with sessions() as s, s.begin():
+            return await (demo.summary if dry_run else demo.remove)(session=s)
+
+    counts = asyncio.run(_with_sessions(url, run) if dry_run else _changing_catalog(url, run))
+    entries = counts["collection_entries"] + counts["want_list_entries"]
+    verb = "would remove" if dry_run else "removed"
+    print(f"{verb} the demo catalog: {counts['releases']} releases, {counts['cards']} cards with their prices, "
+          f"populations and listings; {counts['collection_entries']} collection entries and "
+          f"{counts['want_list_entries']} want-list entries pointed at demo cards"
+          + (" and go with them; collections and lists themselves stay" if entries else ""), file=sys.stderr)
+    print(json.dumps({"demo": "dry-run" if dry_run else "removed", **counts}))
     return 0
 
 
@@ -329,6 +381,12 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--quiet", action="store_true", help="no progress bar")
     i.add_argument("--if-empty", action="store_true", help="do nothing when the catalog already has cards")
     i.set_defaults(func=cmd_import)
+
+    dm = sub.add_parser("demo", help="the demo catalog: `demo remove` deletes it with its prices, populations "
+                                      "and listings (users' collections stay)")
+    dm.add_argument("action", choices=["remove"])
+    dm.add_argument("--dry-run", action="store_true", help="only say what would be removed")
+    dm.set_defaults(func=cmd_demo)
 
     v = sub.add_parser("vision", help="reference images for photo identification")
     v.add_argument("action", choices=["index", "render"],

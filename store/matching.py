@@ -27,6 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Card, CardSet, Grade, GradingCompany, GradingType, Parallel, ParallelCard, Release
+from store.queries.demo import matchable
 
 TOKEN_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 GRADERS = {"psa": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG", "hga": "HGA",
@@ -78,11 +79,14 @@ class TitleMatcher:
 
     @classmethod
     async def load(cls, session: AsyncSession) -> "TitleMatcher":
+        """The catalog's cards; demo cards only where their game or sport has no real release (a real
+        listing title is never matched to a demo card)."""
         m = cls()
         stmt = (select(Card.id, Card.name, Card.number, Card.numbered_to, Card.set_id, CardSet.name, Release.name,
                        Release.year)
                 .join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
                 .where(Card.variation_of.is_(None)))
+        stmt = stmt.where(matchable(Card.demo, Release.segment_id))
         for cid, name, number, numbered_to, set_id, set_name, rel_name, year in (await session.execute(stmt)).all():
             name_t = tuple(tokens(name))
             if not name_t:

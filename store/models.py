@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -71,6 +72,7 @@ class Release(UUIDPk, Base):
     release_date: Mapped[date | None] = mapped_column(Date)
     pre_order_date: Mapped[date | None] = mapped_column(Date)
     source: Mapped[str | None] = mapped_column(String(40))
+    demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the demo catalog (demo_0001)
 
 
 class CardSet(UUIDPk, Base):
@@ -80,6 +82,7 @@ class CardSet(UUIDPk, Base):
     description: Mapped[str | None] = mapped_column(Text)
     pack_odds: Mapped[str | None] = mapped_column(String(100))
     is_identifiable: Mapped[bool] = mapped_column(Boolean, default=False)
+    demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Card(UUIDPk, Base):
@@ -97,6 +100,7 @@ class Card(UUIDPk, Base):
     numbered_to: Mapped[int | None] = mapped_column(Integer)
     rarity: Mapped[str | None] = mapped_column(String(80))
     raw_cents: Mapped[int | None] = mapped_column(Integer)  # raw base price, kept by triggers (collection_0003)
+    demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # never matched by real data
 
 
 class Attribute(UUIDPk, Base):

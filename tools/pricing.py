@@ -3,6 +3,9 @@
 Records newest first, capped at ``limit`` (at most 500) rows ending at ``as_of_date`` (US
 Eastern, default today, a future date is clamped); hitting the cap adds a warning to
 ``messages``: page back by re-querying with ``as_of_date`` = the oldest ``date`` returned.
+Without ``parallel_id`` the records are the base card's: a parallel's sales are not the base
+card's price (a Gold Refractor /50 is not a raw base card), and ``messages`` says which
+parallels have records (ask for one with its ``parallel_id``).
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ class PricingResponse(Out):
     messages: list[ServerMessage] | None = None
 
 
-_PAR = Field(None, description='Parallel UUID, "null" for the base card only; omit for all')
+_PAR = Field(None, description='Parallel UUID for that parallel\'s records; "null" or omitted for the base card '
+                              "(the parallels with records are named in messages)")
 _GRADE = Field(None, description='Grade UUID, "null" for ungraded only; omit for all')
 _PERIOD = Field("all", description="all, or a number of days/weeks/months/years: 7d, 2w, 3m, 1y")
 
@@ -120,8 +124,14 @@ async def card_prices(s: Any, ctx: ToolContext, card_id: uuid.UUID, *, period: s
     row, par = await card_and_parallel(s, card_id, par_filter[1])
     end = as_of(as_of_date, ctx.clock())
     days = period_days(period)
+    start = window_start(end, days)
+    left_out: list[tuple[str, int]] = []
+    if not par_filter[0]:  # the base card: its parallels' records are other prices
+        par_filter = (True, None)
+        left_out = await q.parallel_counts(session=s, card_id=card_id, grade=grade_filter,
+                                           listing_type=listing_type, start=start, end=end)
     recs, matched = await q.records(session=s, card_id=card_id, parallel=par_filter, grade=grade_filter,
-                                    listing_type=listing_type, start=window_start(end, days), end=end, limit=limit)
+                                    listing_type=listing_type, start=start, end=end, limit=limit)
     names = await q.parallel_names(session=s, ids=[r.parallel_id for r in recs])
     info = await q.grade_info(session=s, ids=[r.grade_id for r in recs])
     raw = [record(r, names) for r in recs if r.grade_id is None]
@@ -135,10 +145,14 @@ async def card_prices(s: Any, ctx: ToolContext, card_id: uuid.UUID, *, period: s
         grades = [GradePrices(grade_value=info[g][0].value, grade_id=str(g), period_days=days, count=len(v), records=v)
                   for g, v in sorted(graded[cid].items(), key=lambda kv: info[kv[0]][0].sort_order)]
         companies.append(CompanyPrices(company_name=company.name, company_id=str(cid), grades=grades))
-    messages = None
+    messages = []
     if matched > limit:
-        messages = [ServerMessage(type="warning", message=(
-            f"Result capped at {limit} rows; re-query with as_of_date={recs[-1].date.isoformat()} for older records"))]
+        messages.append(ServerMessage(type="warning", message=(
+            f"Result capped at {limit} rows; re-query with as_of_date={recs[-1].date.isoformat()} for older records")))
+    if left_out:
+        messages.append(ServerMessage(type="info", message=(
+            "These are the base card's records; its parallels' are asked for with parallel_id: "
+            + ", ".join(f"{name} ({n} records)" for name, n in left_out))))
     sales = [r.date for r in recs if r.listing_type == "auction"]
     return PricingResponse(
         card=card_context(row, par),
@@ -147,7 +161,7 @@ async def card_prices(s: Any, ctx: ToolContext, card_id: uuid.UUID, *, period: s
         raw=RawPrices(period_days=days, count=len(raw), records=raw), graded=companies,
         meta=PricingMeta(sources=sources(recs), last_sale_date=max(sales).isoformat() if sales else None,
                          total_records=len(recs)),
-        messages=messages)
+        messages=messages or None)
 
 
 @tool("pricing_card", method="GET", path="/v1/pricing/{card_id}")

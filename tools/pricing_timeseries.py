@@ -43,7 +43,8 @@ class TimeseriesQuery(In):
                                                               "monthly max 120, over 365 rejected)")
     as_of_date: DateStr | None = Field(None, description="YYYY-MM-DD (UTC); the newest bucket contains it")
     listing_type: ListingType = "both"
-    parallel_id: UUIDOrNull | None = Field(None, description='Parallel UUID, "null" for base only; omit to blend all')
+    parallel_id: UUIDOrNull | None = Field(None, description='Parallel UUID for that parallel; "null" or omitted for the '
+                                                             "base card (parallels are never blended into it)")
     grade_id: UUIDOrNull | None = Field(None, description='Grade UUID, "null" for ungraded only; omit for all')
 
     @model_validator(mode="after")
@@ -171,7 +172,8 @@ async def pricing_timeseries(ctx: ToolContext, query: TimeseriesQuery) -> Timese
     par_filter, grade_filter = parse_filter(query.parallel_id), parse_filter(query.grade_id)
     async with ctx.transaction() as s:
         row, par = await card_and_parallel(s, uuid.UUID(query.card_id), par_filter[1])
-        recs, _ = await q.records(session=s, card_id=row[0].id, parallel=par_filter, grade=grade_filter,
+        base_or_one = par_filter if par_filter[0] else (True, None)  # a parallel's sales are not the base card's
+        recs, _ = await q.records(session=s, card_id=row[0].id, parallel=base_or_one, grade=grade_filter,
                                   listing_type=query.listing_type, start=start, end=end, limit=10**6)
         info = await q.grade_info(session=s, ids=[r.grade_id for r in recs])
     raw_candles, raw_totals = series([r for r in recs if r.grade_id is None], query.interval)

@@ -54,6 +54,8 @@ def card_label(c: dict[str, Any]) -> str:
         label += f" #{c['number']}"
     if g(c, "setName") and g(c, "setName") not in ("Base", g(c, "releaseName")):
         label += f" ({c['setName']})"
+    if "demo data" in str(g(c, "description", default="") or "").lower():  # the demo catalog's cards say so
+        label += " (demo)"
     return label
 
 

@@ -128,6 +128,11 @@ def _card_score(card: dict[str, Any], ent: Entities) -> float:
     return score
 
 
+def _is_demo(card: dict[str, Any]) -> bool:
+    """A demo catalog card (its description says so; the catalog API has no other field for it)."""
+    return "demo data" in str(card.get("description") or "").lower()
+
+
 def _resolve_card(st: State) -> str | None:
     found: list[dict[str, Any]] = []
     for key in ("cards", "cards_retry"):
@@ -140,6 +145,7 @@ def _resolve_card(st: State) -> str | None:
     st.candidates = ranked
     best = _card_score(ranked[0], st.ent)
     top = [c for c in ranked if _card_score(c, st.ent) == best and not c.get("variationOf")] or [ranked[0]]
+    top = [c for c in top if not _is_demo(c)] or top  # the demo never stands in for a real card of that name
     distinct = {(c.get("name"), c.get("setName"), c.get("releaseName"), c.get("number")) for c in top}
     if len(distinct) > 1:
         st.ambiguous = True

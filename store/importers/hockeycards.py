@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, derive_id, number_sort, upsert
+from store.importers._skips import Skips
 from store.models import Card, CardImage, CardSet, Release
 
 NAME = "hockeycards"
@@ -38,11 +39,12 @@ def _size(data: bytes) -> tuple[int | None, int | None]:
         return None, None
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
         raise ValueError("hockeycards needs the path of the hockeycards folder (data/ and img/)")
     root = Path(source)
-    counts = dict.fromkeys(("releases", "sets", "cards", "images", "bad_records"), 0)
+    counts: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "images", "bad_records"), 0)
+    skips = Skips(log, NAME, root)
     look = Lookups()
     for rel_path, key in SETS:
         doc = json.loads((root / rel_path).read_text(encoding="utf-8"))[key]
@@ -78,7 +80,7 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
                                            "source": path})
                 except Exception as exc:  # noqa: BLE001
                     counts["bad_records"] += 1
-                    log.warning("bad record at %s[%s].cards[%d]: %r", rel_path, key, i, exc)
+                    skips.add(root / rel_path, f"{key}.cards[{i}]", f"bad card: {exc!r}")
                 if bar:
                     bar.advance(1)
             await upsert(s, Card, cards)
@@ -87,4 +89,4 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
             counts["images"] += len(images)
         if bar:
             bar.close()
-    return counts
+    return {**counts, **skips.summary()}

@@ -5,7 +5,7 @@ Mapping (documented contract):
   ``DIR/<file>`` to the card ``card_id`` (side ``front`` by default, or ``back``);
 - otherwise every ``*.jpg|*.jpeg|*.png|*.webp`` file whose name (without extension) is a card
   UUID, optionally suffixed ``_back`` for the back, e.g. ``4b0e...-...e1.jpg``.
-Unknown cards and unreadable files are counted as skipped and reported on stderr. Re-importing
+Unknown cards and unreadable files are skipped: each is logged and listed in the summary (file, reason). Re-importing
 replaces the image of the same card and side (idempotent). The visual features used by photo
 identification are computed afterwards by the CLI (``cardwise import images`` does both).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
+import logging
 import uuid
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,10 @@ from PIL import Image
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._skips import Skips
 from store.models import Card, CardImage
+
+log = logging.getLogger("cardwise.catalog")
 
 NAME = "images"
 HELP = "reference images for catalog cards from a folder (file name = card UUID, or images.csv)"
@@ -57,7 +60,8 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
         raise SystemExit(f"{root} is not a folder")
     items = mapping(root)
     bar = progress("images", len(items)) if progress else None
-    counts = {"images": 0, "skipped": 0}
+    counts: dict[str, Any] = {"images": 0, "skipped_images": 0}
+    skips = Skips(log, NAME, root)
     async with sessions() as s, s.begin():
         for card_text, path, side in items:
             if bar:
@@ -71,17 +75,17 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
                     w, h = im.size
                     fmt = (im.format or "").lower()
             except (ValueError, OSError) as exc:
-                print(f"{path}: skipped ({exc})", file=sys.stderr)
-                counts["skipped"] += 1
+                skips.add(path, None, str(exc))
+                counts["skipped_images"] += 1
                 continue
             if (await s.scalar(select(Card.id).where(Card.id == cid))) is None:
-                print(f"{path}: skipped (no card {cid})", file=sys.stderr)
-                counts["skipped"] += 1
+                skips.add(path, None, f"no card {cid}")
+                counts["skipped_images"] += 1
                 continue
             ctype = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}.get(fmt)
             if ctype is None:
-                print(f"{path}: skipped (format {fmt or 'unknown'})", file=sys.stderr)
-                counts["skipped"] += 1
+                skips.add(path, None, f"format {fmt or 'unknown'}")
+                counts["skipped_images"] += 1
                 continue
             await s.execute(delete(CardImage).where(CardImage.card_id == cid, CardImage.side == side))
             s.add(CardImage(card_id=cid, side=side, content_type=ctype, data=data, width=w, height=h,
@@ -89,4 +93,4 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
             counts["images"] += 1
     if bar:
         bar.close()
-    return counts
+    return {**counts, **skips.summary()}

@@ -30,10 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
+from store.importers._fetch import fetched
+from store.importers._skips import Skips
 from store.models import Card, CardAttribute, CardSet, Parallel, ParallelCard, Release
 
 NAME = "junkwax"
-HELP = "JunkWax sports checklists (path to a CardLists checkout, a folder or one release file)"
+HELP = ("JunkWax sports checklists (path or https URL: a CardLists checkout or repository archive, a folder or one "
+        "release file)")
 NEEDS_SOURCE = True
 log = logging.getLogger("cardwise.catalog")
 
@@ -213,21 +216,25 @@ async def _card(session, b: _Batch, look: Lookups, c: dict[str, Any], set_id: uu
             b.links.add((row["id"], vid))
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
-        raise ValueError("junkwax needs a path to the CardLists checkout, a folder or a release file")
-    if source.startswith(("http://", "https://")):
-        raise ValueError("download the repository (git clone) and pass its path; URLs are not fetched")
-    root = Path(source)
+        raise ValueError("junkwax needs a path or URL: the CardLists checkout or archive, a folder or a release file")
+    async with fetched(source, holds=lambda p: (p / "categories").is_dir()) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
     if not root.exists():
         raise FileNotFoundError(f"{root} does not exist")
     files = release_files(root)
     bar = progress("junkwax releases", len(files)) if progress else None
     look = Lookups()
-    totals = dict.fromkeys(("releases", "sets", "cards", "variations", "parallels", "bad_records"), 0)
+    totals: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "variations", "parallels", "bad_records"), 0)
+    skips = Skips(log, NAME, root)
 
     def report(location: str, message: str) -> None:
-        log.warning("bad record at %s: %s", location, message, extra={"location": location})
+        file, _, row = location.partition(":")
+        skips.add(file, row or None, message)
 
     for path in files:
         try:
@@ -243,4 +250,4 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
             bar.advance(1)
     if bar:
         bar.close()
-    return totals
+    return {**totals, **skips.summary()}

@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
 from store.matching import TitleMatcher
 from store.models import MarketplaceListing
@@ -48,9 +49,11 @@ def _ts(v: Any) -> datetime | None:
 
 
 async def store_listings(session: AsyncSession, rows: list[dict[str, Any]], *, synthetic: bool,
-                         matcher: TitleMatcher | None = None) -> dict[str, int]:
-    counts = {"listings": 0, "matched": 0, "unmatched": 0, "skipped": 0}
-    for i, row in enumerate(rows, start=1):
+                         matcher: TitleMatcher | None = None, file: str | Path = "", first: int = 1) -> dict[str, Any]:
+    """Store listing rows; ``file`` and ``first`` (the first row's number there) name skipped rows."""
+    counts: dict[str, Any] = {"listings": 0, "matched": 0, "unmatched": 0, "skipped_rows": 0}
+    skips = Skips(log, NAME)
+    for i, row in enumerate(rows, start=first):
         try:
             title, source = str(row["title"]).strip(), str(row["source"]).strip()
             kind = str(row.get("listing_type") or "fixed").lower()
@@ -72,8 +75,8 @@ async def store_listings(session: AsyncSession, rows: list[dict[str, Any]], *, s
             bids = row.get("bid_count")
             ext = str(row.get("external_id") or "") or None
         except (KeyError, ValueError, TypeError) as exc:
-            log.warning("listing skipped", extra={"row": i, "error": str(exc)})
-            counts["skipped"] += 1
+            skips.add(file, i, str(exc))
+            counts["skipped_rows"] += 1
             continue
         counts["matched" if card_id else "unmatched"] += 1
         await session.merge(MarketplaceListing(
@@ -83,17 +86,19 @@ async def store_listings(session: AsyncSession, rows: list[dict[str, Any]], *, s
             end_date=_ts(row.get("end_date")), bid_count=int(bids) if bids not in (None, "") and kind == "auction" else None,
             external_id=ext, synthetic=synthetic))
         counts["listings"] += 1
-    return counts
+    return {**counts, **skips.summary()}
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
     path = Path(str(source))
     if path.suffix.lower() == ".json":
         doc = json.loads(path.read_text())
         rows, synthetic = (doc, False) if isinstance(doc, list) else (doc.get("listings", []), bool(doc.get("synthetic")))
+        first = 0  # JSON: the row's index in the array
     else:
         with path.open(newline="") as fh:
             rows, synthetic = list(csv.DictReader(fh)), False
+        first = 2  # CSV: the row's line (after the header)
     async with sessions() as s, s.begin():
         await load_grades(s)
-        return await store_listings(s, rows, synthetic=synthetic)
+        return await store_listings(s, rows, synthetic=synthetic, file=path, first=first)

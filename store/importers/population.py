@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
 from store.models import Card, PopulationCount, PopulationSetLink, PopulationSync
 from store.reference import grades as ref
@@ -90,11 +91,14 @@ def _read(path: Path) -> dict[str, Any]:
         return {"counts": list(csv.DictReader(fh))}
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
     doc = _read(Path(str(source)))
+    first = 2 if Path(str(source)).suffix.lower() == ".csv" else 0  # a CSV line, or an index in "counts"
     synthetic = bool(doc.get("synthetic", False))
     now = datetime.now(timezone.utc)
-    counts = {"counts": 0, "links": 0, "skipped": 0}
+    counts: dict[str, Any] = {"counts": 0, "links": 0, "skipped_rows": 0}
+    skips = Skips(log, NAME)
+    path = Path(str(source))
     bar = progress("population", len(doc.get("counts", []))) if progress else None
     async with sessions() as s, s.begin():
         from store.models import Grade
@@ -103,7 +107,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
 
         known_cards = set()
         companies: set[str] = set()
-        for i, row in enumerate(doc.get("counts", []), start=1):
+        for i, row in enumerate(doc.get("counts", []), start=first):
             try:
                 card_id = uuid.UUID(str(row["card_id"]))
                 par = row.get("parallel_id") or None
@@ -119,8 +123,8 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
                 if await s.get(Grade, grade_id) is None:
                     raise ValueError(f"unknown grade {row.get('company')} {row.get('grade')}")
             except (KeyError, ValueError, TypeError) as exc:
-                log.warning("population row skipped", extra={"row": i, "error": str(exc)})
-                counts["skipped"] += 1
+                skips.add(path, i, str(exc))
+                counts["skipped_rows"] += 1
                 continue
             await upsert_count(s, card_id, parallel_id, grade_id, pop, qual, synthetic=synthetic)
             companies.add(str(row["company"]).strip().upper())
@@ -139,4 +143,4 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
             await mark_synced(s, ref.company_id(company), when, synthetic=synthetic)
     if bar:
         bar.close()
-    return counts
+    return {**counts, **skips.summary()}

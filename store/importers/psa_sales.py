@@ -1,4 +1,4 @@
-"""``cardwise import psa-sales DIR``: real sales of PSA-graded cards (the psa-prizes CSV files).
+"""``cardwise import psa-sales DIR|URL``: real sales of PSA-graded cards (the psa-prizes CSV files).
 
 One CSV per card; the file name names the card (``1999-pokemon-game-charizard-holo.csv``,
 ``pokemon-game-charizard-holo-1st-edition.csv``, ``2002-pokemon-neo-destiny-shining-celebi.csv``).
@@ -7,7 +7,9 @@ set, e.g. "Base Set", "Neo Destiny"; the number breaks ties) and to the parallel
 file (1st Edition, Shadowless; unlimited = the base card). Rows: grade (+ qualifier such as OC)
 -> PSA "Card" grade; ``sale_type`` Auction -> ``auction`` (a completed sale), Best Offer / Buy
 It Now -> ``fixed``; source = auction house; external_id = PSA lot id (idempotent re-import).
-Files whose card is not in the catalog are reported and skipped. CardPrice rows are refreshed.
+Files whose card is not in the catalog (demo cards never count) are skipped, and so are rows
+without a grade, price or date: the summary lists each (file, row, reason). CardPrice rows are
+refreshed.
 
 Each row's ``lot_url`` names the PSA auction-prices page it was scraped from
 (``tcg-cards/1999-pokemon-game/charizard-holo/...``); when present it decides the card and
@@ -30,13 +32,16 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._fetch import fetched
+from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
 from store.models import Card, CardSet, Parallel, PriceRecord, Release
 from store.queries.pricing import refresh_prices
 from store.reference import grades as ref
 
 NAME = "psa-sales"
-HELP = "real PSA-graded sales (psa-prizes CSV directory) as price records of TCGdex catalog cards"
+HELP = ("real PSA-graded sales (psa-prizes CSV folder, one CSV, or an https URL of either or of an archive) as price "
+        "records of TCGdex catalog cards")
 NEEDS_SOURCE = True
 
 log = logging.getLogger("cardwise.market")
@@ -70,7 +75,7 @@ def parse_name(stem: str) -> dict[str, Any] | None:
 async def find_card(s: AsyncSession, info: dict[str, Any]) -> Card | None:
     names = [n.lower() for n in info["sets"]]
     stmt = (select(Card).join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
-            .where(func.lower(Card.name) == info["name"], Card.variation_of.is_(None),
+            .where(func.lower(Card.name) == info["name"], Card.variation_of.is_(None), Card.demo.is_(False),
                    or_(func.lower(CardSet.name).in_(names), func.lower(Release.name).in_(names))))
     cards = list((await s.scalars(stmt)).all())
     number = next((KNOWN_NUMBERS[(n, info["name"])] for n in info["sets"] if (n, info["name"]) in KNOWN_NUMBERS), None)
@@ -101,15 +106,27 @@ def grade_of(value: str) -> str | None:
     return str(int(f)) if f == int(f) else str(f)
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, int]:
-    files = sorted(Path(str(source)).glob("*.csv"))
-    counts = {"files": len(files), "matched_files": 0, "records": 0, "skipped_rows": 0, "unmatched_files": 0,
-              "prices": 0}
+def _missing(info: dict[str, Any] | None) -> str:
+    if info is None:
+        return "the file name names no product this importer knows (" + ", ".join(PRODUCTS) + ")"
+    what = f"no catalog card {info['name']!r} in {' / '.join(info['sets'])}"
+    return what + (f" with a {info['parallel']} parallel" if info["parallel"] else "")
+
+
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
+    async with fetched(str(source), holds=lambda p: any(p.glob("*.csv"))) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions: async_sessionmaker[AsyncSession], root: Path, progress: Any) -> dict[str, Any]:
+    files = [root] if root.is_file() else sorted(root.glob("*.csv"))
+    counts: dict[str, Any] = {"files": len(files), "matched_files": 0, "records": 0, "skipped_rows": 0,
+                              "unmatched_files": 0, "unmatched_rows": 0, "prices": 0, "duplicate_rows": 0}
+    skips = Skips(log, NAME)
     bar = progress("psa-sales", len(files)) if progress else None
     touched: set[uuid.UUID] = set()
     resolved: dict[str, tuple[Any, Any, Any]] = {}
-    seen: set[str] = set()
-    counts["duplicate_rows"] = 0
+    seen: dict[str, str] = {}
 
     async def resolve(stem: str) -> tuple[Any, Any, Any]:
         if stem not in resolved:
@@ -123,11 +140,17 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
         await load_grades(s)
         for path in files:
             file_info, file_card, _ = await resolve(path.stem)
+            if bar:
+                bar.advance()
             if file_card is None:
-                log.warning("psa-sales file has no catalog card", extra={"file": path.name})
+                with path.open(newline="") as fh:
+                    rows = sum(1 for _ in csv.DictReader(fh))
+                skips.add(path, None, f"{_missing(file_info)}: its {rows} sales are left out")
                 counts["unmatched_files"] += 1
+                counts["unmatched_rows"] += rows
                 continue
             counts["matched_files"] += 1
+            repeats: dict[str, int] = {}
             with path.open(newline="") as fh:
                 for i, row in enumerate(csv.DictReader(fh), start=2):
                     page = re.search(r"tcg-cards/([^/]+)/([^/]+)/auction/", row.get("lot_url") or "")
@@ -138,20 +161,21 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
                     try:
                         grade = grade_of(row.get("grade") or "")
                         if grade is None:
-                            raise ValueError("no grade")
+                            raise ValueError(f"no PSA grade ({row.get('grade')!r})")
                         qualifier = (row.get("qualifier") or "").strip(" ()").upper() or None
                         cents = int(round(float(row["prize"]) * 100))
                         day = datetime.strptime(row["date"].strip(), "%m/%d/%Y").date()
                     except (KeyError, ValueError) as exc:
-                        log.warning("psa-sales row skipped", extra={"file": path.name, "line": i, "error": str(exc)})
+                        skips.add(path, i, str(exc))
                         counts["skipped_rows"] += 1
                         continue
                     lot = (row.get("lot_url") or "").rstrip("/").rsplit("/", 1)[-1]
                     ext = f"psa:{lot}" if lot.isdigit() else f"psa:{row.get('psa_certification')}:{day}:{cents}"
                     if ext in seen:
                         counts["duplicate_rows"] += 1
+                        repeats[seen[ext]] = repeats.get(seen[ext], 0) + 1
                         continue
-                    seen.add(ext)
+                    seen[ext] = path.name
                     touched.add(card.id)
                     title = f"{info['title']} PSA {grade}" + (f" {qualifier}" if qualifier else "")
                     await s.merge(PriceRecord(
@@ -162,9 +186,9 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
                         source=(row.get("auction_house") or "unknown").strip(), url=row.get("lot_url") or None,
                         image_url=row.get("img_url") or None, external_id=ext, synthetic=False))
                     counts["records"] += 1
-            if bar:
-                bar.advance()
+            for other, n in repeats.items():
+                skips.add(path, None, f"{n} rows repeat lots already read from {other} (each lot counted once)")
         counts["prices"] = await refresh_prices(session=s, card_ids=touched)
     if bar:
         bar.close()
-    return counts
+    return {**counts, **skips.summary()}

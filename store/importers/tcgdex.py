@@ -19,21 +19,25 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import uuid
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
+from store.importers._fetch import fetched
 from store.importers._jsonstream import iter_array
+from store.importers._skips import Skips
 from store.models import Card, CardSet, FieldValue, Parallel, ParallelCard, Release
 
 NAME = "tcgdex"
-HELP = "Pokemon TCG catalog (path to the tcgdex JSON folder: sets.json, cards.json)"
+HELP = "Pokemon TCG catalog (path or https URL of the tcgdex JSON folder or an archive of it: sets.json, cards.json)"
 NEEDS_SOURCE = True
 log = logging.getLogger("cardwise.catalog")
 
 WOTC_SERIES = {"Base", "Gym", "Neo", "Legendary Collection", "E-Card"}
+JSON_FILES = ("sets.json", "cards.json")
 DIGITAL_SERIES = {"Pokémon TCG Pocket", "Pokemon TCG Pocket"}
 FINISH = {"normal": "Normal", "reverse": "Reverse Holo", "holo": "Holo", "firstEdition": "1st Edition"}
 
@@ -111,15 +115,25 @@ async def _safe_flush(sessions, buf: _SetBuffer, report) -> int:
         return 0
 
 
-async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
-        raise ValueError("tcgdex needs the path of the folder holding sets.json and cards.json")
-    root = Path(source)
-    counts = dict.fromkeys(("releases", "sets", "cards", "parallels", "skipped_digital", "bad_records"), 0)
+        raise ValueError("tcgdex needs the path or URL of the folder (or archive) holding sets.json and cards.json")
+    async with fetched(source, files=JSON_FILES, holds=lambda p: all((p / f).is_file() for f in JSON_FILES)) as root:
+        return await _run(sessions, root, progress)
+
+
+async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
+    counts: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "parallels", "skipped_digital",
+                                            "bad_records"), 0)
+    skips = Skips(log, NAME, root)
 
     def report(location: str, message: str) -> None:
         counts["bad_records"] += 1
-        log.warning("bad record at %s: %s", location, message, extra={"location": location})
+        m = re.fullmatch(r"(.*?)\[(\d+)\]", location)  # "<file>[<index>]", or a set's flush
+        if m:
+            skips.add(m.group(1), int(m.group(2)), message)
+        else:
+            skips.add(root / "cards.json", location, message)
 
     sets_doc = json.loads((root / "sets.json").read_text(encoding="utf-8"))
     look = Lookups()
@@ -134,6 +148,8 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
                 serie_dir, file_name = st["_file"].split("/", 1)
                 if serie_dir in DIGITAL_SERIES:
                     counts["skipped_digital"] += 1
+                    skips.add(root / "sets.json", i, f"{_en(st.get('name') or '?')}: a digital TCG Pocket set "
+                              "(its cards are left out too)")
                     continue
                 name = _en(st["name"])
                 rdate = date.fromisoformat(st["releaseDate"]) if st.get("releaseDate") else None
@@ -162,13 +178,14 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
     buf: _SetBuffer | None = None
     flushed: set[uuid.UUID] = set()
     items = iter_array(root / "cards.json")
+    i = -1
     while True:
         try:
             i, c = next(items)
         except StopIteration:
             break
         except ValueError as exc:
-            report(str(root / "cards.json"), str(exc))
+            report(f"{root / 'cards.json'}[{i + 1}]", f"unreadable from here on: {exc}")
             break
         loc = f"{root / 'cards.json'}[{i}]"
         try:
@@ -214,4 +231,4 @@ async def run(sessions, source: str | None = None, *, progress: Any = None) -> d
         counts["parallels"] += await _safe_flush(sessions, buf, report)
     if bar:
         bar.close()
-    return counts
+    return {**counts, **skips.summary()}

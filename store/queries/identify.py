@@ -30,6 +30,7 @@ from store.models import (
     Segment,
 )
 from store.queries import catalog_version
+from store.queries.demo import matchable
 from store.queries._util import page
 
 
@@ -41,7 +42,7 @@ def _card_select():
         .join(Release, Release.id == Card.release_id)
         .join(Segment, Segment.id == Release.segment_id)
         .outerjoin(Manufacturer, Manufacturer.id == Release.manufacturer_id)
-        .where(CardSet.is_identifiable.is_(True))
+        .where(CardSet.is_identifiable.is_(True), matchable(CardSet.demo, Release.segment_id))
     )
 
 
@@ -174,7 +175,8 @@ async def name_index_version(*, session: AsyncSession) -> tuple[int, int]:
 async def identifiable_names(*, session: AsyncSession) -> list[tuple[str, uuid.UUID]]:
     """Every distinct (card name, segment id) of the identifiable sets."""
     stmt = (select(Card.name, Release.segment_id).join(CardSet, CardSet.id == Card.set_id)
-            .join(Release, Release.id == Card.release_id).where(CardSet.is_identifiable.is_(True)).distinct())
+            .join(Release, Release.id == Card.release_id)
+            .where(CardSet.is_identifiable.is_(True), matchable(CardSet.demo, Release.segment_id)).distinct())
     return [(r[0], r[1]) for r in (await session.execute(stmt)).all()]
 
 
@@ -211,7 +213,9 @@ async def image_features(*, session: AsyncSession) -> list[tuple[uuid.UUID, str,
     """(card id, phash, features) of every reference image with features, identifiable sets only."""
     stmt = (select(CardImage.card_id, CardImage.phash, CardImage.features)
             .join(Card, Card.id == CardImage.card_id).join(CardSet, CardSet.id == Card.set_id)
-            .where(CardImage.phash.is_not(None), CardSet.is_identifiable.is_(True)))
+            .join(Release, Release.id == Card.release_id)
+            .where(CardImage.phash.is_not(None), CardSet.is_identifiable.is_(True),
+                   matchable(CardSet.demo, Release.segment_id)))
     return [(r[0], r[1], r[2]) for r in (await session.execute(stmt)).all()]
 
 

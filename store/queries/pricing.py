@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Card, CardPrice, CardSet, Grade, GradingCompany, GradingType, Parallel, PriceRecord, Release
@@ -85,6 +85,20 @@ async def records(
         stmt = stmt.where(PriceRecord.date >= start)
     rows = list((await session.scalars(stmt.order_by(PriceRecord.date.desc(), PriceRecord.id).limit(limit + 1))).all())
     return rows[:limit], len(rows)
+
+
+async def parallel_counts(
+    *, session: AsyncSession, card_id: uuid.UUID, grade: tuple[bool, uuid.UUID | None], listing_type: str,
+    start: date | None, end: date,
+) -> list[tuple[str, int]]:
+    """(parallel name, records) of a card's parallels in [start, end]: what a base-card answer leaves out."""
+    stmt = _filters(select(Parallel.name, func.count(PriceRecord.id)).join(Parallel, Parallel.id == PriceRecord.parallel_id)
+                    .where(PriceRecord.card_id == card_id, PriceRecord.date <= end),
+                    PriceRecord, parallel=(False, None), grade=grade, listing_type=listing_type)
+    if start is not None:
+        stmt = stmt.where(PriceRecord.date >= start)
+    rows = (await session.execute(stmt.group_by(Parallel.name).order_by(Parallel.name))).all()
+    return [(name, int(n)) for name, n in rows]
 
 
 async def search(*, session: AsyncSession, q: str, listing_type: str, start: date | None, end: date,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
 from api.openapi import build_openapi
 from api.routes import STATIC_DIR
 
+FAKE_DOM = Path(__file__).with_name("fake_dom.mjs")
 _PARAM = re.compile(r"\$\{[^}]*\}|\{[^}]*\}")
 
 
@@ -74,3 +77,49 @@ async def test_the_console_calls_only_routes_the_app_offers(client):
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"the console calls routes this app does not offer: {missing}")
         pytest.skip(f"the console calls routes other branches add (not here yet): {missing}")
+
+
+def _node(script: str) -> str:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    return subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True,
+                          cwd=STATIC_DIR / "js", timeout=30).stdout
+
+
+def test_release_and_set_are_named_once():
+    """TCGdex and the demo name a release's one set after it: "1999 Base Set", not "1999 Base Set Base Set"."""
+    out = _node("import { placeLabel } from './ui.js';"
+                "console.log(JSON.stringify([placeLabel('1999', 'Base Set', 'Base Set'),"
+                " placeLabel('2024', '2024 Topps Chrome', 'Base'), placeLabel('2002', 'Neo Destiny', 'neo destiny', ' '),"
+                " placeLabel('2024', '2024 Topps Chrome', 'Base', ' '), placeLabel(null, null, 'Base Set')]))")
+    assert out.strip() == '["1999 Base Set","2024 Topps Chrome · Base","2002 Neo Destiny","2024 Topps Chrome Base","Base Set"]'
+
+
+def test_want_list_and_missing_cards_are_shown_by_name():
+    """The console looks cards up by id: a want list and a set's missing cards read as names, never UUIDs."""
+    zard, gone = "6b1f0c4e-0000-4000-8000-000000000004", "6b1f0c4e-0000-4000-8000-0000000000ff"
+    card = {"id": zard, "name": "Charizard", "number": "4", "releaseName": "Base Set", "releaseYear": "1999",
+            "setName": "Base Set", "parallels": []}
+    out = _node(f"""
+        import {{ serve, el }} from '{(FAKE_DOM).as_posix()}';
+        serve({{'/v1/lists/L1': {{id: 'L1', name: 'Wants'}},
+                '/v1/lists/L1/cards': {{cards: [{{id: 'x1', cardId: '{zard}'}}, {{id: 'x2', cardId: '{gone}'}}]}},
+                '/v1/catalog/cards/{zard}': {json.dumps(card)}}});
+        const {{ listView, missingCards }} = await import('./collections.js');
+        const root = el('main');
+        await listView(root, 'L1');
+        const box = missingCards({{releaseYear: '1999', releaseName: 'Base Set', setName: 'Base Set',
+                                   missingCards: ['{zard}', '{gone}']}});
+        box.open = true;
+        await box.dispatch('toggle');
+        console.log(JSON.stringify([root.textContent, box.textContent]));
+    """)
+    wants, missing = json.loads(out)
+    assert "Charizard #4 — 1999 Base Set" in wants and "Base Set · Base Set" not in wants
+    assert "2 missing from 1999 Base Set" in missing and "Charizard #4" in missing
+    assert zard not in wants + missing and gone not in wants + missing
+    assert "Card not in the catalog" in missing

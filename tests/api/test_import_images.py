@@ -25,7 +25,7 @@ async def test_import_images_by_uuid_name_and_csv(sessions, settings, tmp_path, 
     monkeypatch.setattr(cli, "load_settings", lambda: settings)
     assert await _run(["import", "images", str(d), "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert out["images"] == 2 and out["skipped"] == 2 and out["indexed"] == 2
+    assert out["images"] == 2 and out["skipped_images"] == 2 and len(out["skipped"]) == 2 and out["indexed"] == 2
     async with sessions() as s:
         rows = (await s.scalars(select(CardImage))).all()
     assert {(r.card_id, r.side) for r in rows} == {(cat.cards["judge"].id, "front"), (cat.cards["judge"].id, "back")}

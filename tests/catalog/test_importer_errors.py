@@ -36,6 +36,10 @@ async def test_junkwax_bad_records_are_reported_and_skipped(sessions, tmp_path, 
     assert counts["parallels"] == 2  # set-level Gold + partial Red on the variation
     text = caplog.text
     assert "1991-Fleer.json:sets[0].cards[1]" in text and "1991-Broken.json" in text
+    assert [(e["file"], e["row"]) for e in sorted(counts["skipped"], key=lambda e: e["file"])] == [
+        ("categories/baseball/1991/1991-Broken.json", None),
+        ("categories/baseball/1991/1991-Fleer.json", "sets[0].cards[1]")]
+    assert "unreadable release file" in sorted(counts["skipped"], key=lambda e: e["file"])[0]["reason"]
     async with sessions() as s:
         assert (await s.execute(select(func.count()).select_from(Card))).scalar_one() == 3
         var = (await s.execute(select(Card).where(Card.variation_of.is_not(None)))).scalars().one()
@@ -58,7 +62,10 @@ async def test_tcgdex_bad_records_and_digital_sets(sessions, tmp_path):
          "rarity": "One Diamond"},
     ]))
     counts = await tcgdex.run(sessions, str(tmp_path))
+    skipped = counts.pop("skipped")
     assert counts == {"releases": 1, "sets": 1, "cards": 1, "parallels": 1, "skipped_digital": 1, "bad_records": 1}
+    assert [(e["file"], e["row"]) for e in skipped] == [("sets.json", 1), ("cards.json", 1)]
+    assert "Genetic Apex" in skipped[0]["reason"] and "unknown set Base/Nowhere" in skipped[1]["reason"]
 
 
 def test_variant_names():
@@ -75,7 +82,7 @@ def test_cli_import_demo_prints_summary(db_url, monkeypatch, capsys):
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["importer"] == "demo" and summary["cards"] > 50
     assert main(["import", "demo", "--if-empty"]) == 0
-    assert "skipped" in capsys.readouterr().out
+    assert "the catalog already has cards" in capsys.readouterr().out
     assert main(["import", "junkwax"]) == 2  # needs a source
 
 

@@ -143,7 +143,9 @@ async def test_file_import_csv_and_json(sessions, tmp_path, client, auth):
                         f"{oh},,PSA,Card,10,3,0\n{oh},{cat.parallels['gold'].id},PSA,,9.0,2,1\n"
                         f"{uuid.uuid4()},,PSA,Card,10,1,0\n{oh},,XYZ,Card,10,1,0\n")
     counts = await imp.run(sessions, str(csv_path))
-    assert counts == {"counts": 2, "links": 0, "skipped": 2}
+    assert {k: counts[k] for k in ("counts", "links", "skipped_rows")} == {"counts": 2, "links": 0, "skipped_rows": 2}
+    assert [(e["file"], e["row"]) for e in counts["skipped"]] == [("pop.csv", 4), ("pop.csv", 5)]
+    assert "unknown card" in counts["skipped"][0]["reason"] and "unknown grade" in counts["skipped"][1]["reason"]
     again = await imp.run(sessions, str(csv_path))
     assert again["counts"] == 2
     body = await (await client.get(f"/v1/population/card/{oh}", headers=auth)).json()

@@ -54,17 +54,21 @@ async def test_card_history_raw_and_graded_sections(client, auth, priced):
     assert psa["company_name"] == "Professional Sports Authenticator"
     assert [g["grade_value"] for g in psa["grades"]] == ["10", "9"]
     ten = psa["grades"][0]
-    assert "period_days" in ten and ten["count"] == 2
-    assert {x.get("parallel_name") for x in ten["records"]} == {None, "Gold Refractor"}
-    assert body["meta"]["total_records"] == 6 and body["query"]["as_of_date"]
+    # the base card's records: the Gold Refractor /50's PSA 10 sale is not the base card's price
+    assert "period_days" in ten and ten["count"] == 1 and "parallel_name" not in ten["records"][0]
+    assert body["messages"] == [{"type": "info", "message": "These are the base card's records; its parallels' are "
+                                 "asked for with parallel_id: Gold Refractor (1 records)"}]
+    assert body["meta"]["total_records"] == 5 and body["query"]["as_of_date"]
     assert {s["source"] for s in body["meta"]["sources"]} == {"eBay", "COMC"}
-    assert "messages" not in body and "synthetic" not in body["raw"]["records"][0]
+    assert "synthetic" not in body["raw"]["records"][0]
+    judge = await (await client.get(f"/v1/pricing/{priced.cards['judge'].id}", headers=auth)).json()
+    assert "messages" not in judge  # no parallel records, nothing to say
 
 
 async def test_filters_period_type_parallel_grade_limit(client, auth, priced):
     cid = priced.cards["ohtani"].id
     body = await (await client.get(f"/v1/pricing/{cid}?period=7d", headers=auth)).json()
-    assert body["raw"]["period_days"] == 7 and body["meta"]["total_records"] == 4
+    assert body["raw"]["period_days"] == 7 and body["meta"]["total_records"] == 3
     body = await (await client.get(f"/v1/pricing/{cid}?period=2w", headers=auth)).json()
     assert body["raw"]["period_days"] == 14
     body = await (await client.get(f"/v1/pricing/{cid}?listing_type=fixed", headers=auth)).json()
@@ -231,3 +235,20 @@ async def test_real_psa_sales_import(sessions, client, auth):
     ts = await (await client.get(f"/v1/pricing/{cat.cards['charizard'].id}/timeseries?interval=monthly&periods=120"
                                  f"&as_of_date=2020-06-30", headers=auth)).json()
     assert ts["graded"][0]["grades"]
+
+
+async def test_timeseries_never_blends_a_parallel_into_the_base_card(client, auth, priced, sessions):
+    cid = priced.cards["ohtani"].id
+    async with sessions() as s, s.begin():  # a raw Gold Refractor /50 sale the same day as raw base sales
+        s.add(rec(priced.cards["ohtani"], days_ago=1, price=58, parallel=priced.parallels["gold"]))
+    base = await (await client.get(f"/v1/pricing/{cid}/timeseries?interval=monthly&periods=12", headers=auth)).json()
+    highs = [c["types"]["auction"]["high"] for c in base["raw"]["candles"] if "auction" in c["types"]]
+    assert highs and max(highs) == 10  # the base card's own sales only
+    gold = priced.parallels["gold"].id
+    one = await (await client.get(f"/v1/pricing/{cid}/timeseries?interval=monthly&periods=12&parallel_id={gold}",
+                                  headers=auth)).json()
+    assert [c["types"]["auction"]["high"] for c in one["raw"]["candles"]] == [58]
+    assert one["card"]["parallel"]["name"] == "Gold Refractor"
+    listed = await (await client.get(f"/v1/pricing/{cid}", headers=auth)).json()
+    assert 58.0 not in [r["price"] for r in listed["raw"]["records"]]
+    assert "Gold Refractor (2 records)" in listed["messages"][0]["message"]

@@ -1,6 +1,6 @@
 // The only module that talks to the server. The API key lives in sessionStorage (this tab only).
 
-import { releaseLabel } from './ui.js';
+import { placeLabel } from './ui.js';
 
 const KEY = 'cardwise.apiKey';
 
@@ -99,7 +99,7 @@ export async function card(id) {
 export function cardLabel(c) {
   if (!c) return 'Unknown card';
   const num = c.number ? ` #${c.number}` : '';
-  const where = [releaseLabel(c.releaseYear, c.releaseName), c.setName].filter(Boolean).join(' · ');
+  const where = placeLabel(c.releaseYear, c.releaseName, c.setName);
   return `${c.name}${num}${where ? ` — ${where}` : ''}`;
 }
 

@@ -1,6 +1,6 @@
 // Collections (cards, value, breakdown, set progress) and want lists.
 import * as api from './api.js';
-import { bars, busy, clear, errorBox, field, formValues, h, money, notify, pct, releaseLabel, signed, table } from './ui.js';
+import { bars, busy, clear, errorBox, field, formValues, h, money, notify, pct, placeLabel, signed, table } from './ui.js';
 
 export async function collectionsView(root) {
   root.append(h('h1', {}, 'Collections'));
@@ -162,7 +162,7 @@ async function cardsPanel(panel, id, refresh, skip = 0) {
     const par = c && entry.parallelId ? (c.parallels || []).find((p) => p.id === entry.parallelId) : null;
     const editRow = h('tr', { hidden: true }, h('td', { colspan: 6 }, editForm(id, entry, refresh)));
     rows.push(h('tr', {},
-      h('td', {}, h('a', { href: `#/card/${entry.cardId}` }, c ? api.cardLabel(c) : entry.cardId), par ? h('div', { class: 'muted' }, par.name) : null),
+      h('td', {}, h('a', { href: `#/card/${entry.cardId}` }, c ? api.cardLabel(c) : 'Card not in the catalog'), par ? h('div', { class: 'muted' }, par.name) : null),
       h('td', { class: 'num' }, entry.quantity ?? 1), h('td', { class: 'num' }, money(entry.buyPrice)),
       h('td', { class: 'num hide-sm' }, money(entry.soldPrice)),
       h('td', {}, entry.soldPrice && entry.soldDate ? 'Sold' : entry.sellPrice ? `For sale ${money(entry.sellPrice)}` : 'Owned'),
@@ -236,9 +236,32 @@ async function progressPanel(panel, id) {
     const p = await api.get(`/v1/collection/${id}/set-progress`, { take: 20 });
     if (!p.sets.length) { panel.append(h('p', { class: 'muted' }, 'No sets started yet.')); return; }
     panel.append(h('p', { class: 'muted' }, `${p.summary.totalSets} set(s), ${p.summary.nearCompleteSets} nearly complete, ${p.summary.fullyCompleteSets} complete.`),
-      bars(p.sets.map((st) => ({ label: `${releaseLabel(st.releaseYear, st.releaseName)} ${st.setName}`, value: st.completionPercentage,
-        text: `${st.ownedCards}/${st.totalCards} · ${pct(st.completionPercentage)}` })), { max: 100, label: 'Set completion' }));
+      bars(p.sets.map((st) => ({ label: placeLabel(st.releaseYear, st.releaseName, st.setName, ' '), value: st.completionPercentage,
+        text: `${st.ownedCards}/${st.totalCards} · ${pct(st.completionPercentage)}` })), { max: 100, label: 'Set completion' }),
+      ...p.sets.filter((st) => st.missingCards && st.missingCards.length).map(missingCards));
   } catch (e) { panel.append(errorBox(e)); }
+}
+
+const MISSING_SHOWN = 30;
+
+/** A set's missing cards by name (looked up when opened; the API lists their ids). */
+export function missingCards(st) {
+  const list = h('ul', { class: 'missing' });
+  const box = h('details', {}, h('summary', {}, `${st.missingCards.length} missing from ${placeLabel(st.releaseYear, st.releaseName, st.setName, ' ')}`), list);
+  box.addEventListener('toggle', async () => {
+    if (!box.open || list.dataset.loaded) return;
+    list.dataset.loaded = '1';
+    const ids = st.missingCards.slice(0, MISSING_SHOWN);
+    const found = await Promise.all(ids.map((cid) => api.card(cid).catch(() => null)));
+    list.append(...ids.map((cid, i) => h('li', {}, h('a', { href: `#/card/${cid}` }, found[i] ? cardName(found[i]) : 'Card not in the catalog'))));
+    if (st.missingCards.length > MISSING_SHOWN) list.append(h('li', { class: 'muted' }, `and ${st.missingCards.length - MISSING_SHOWN} more`));
+  });
+  return box;
+}
+
+/** A card's name and number, for lists inside one set (the set is named above them). */
+function cardName(c) {
+  return `${c.name}${c.number ? ` #${c.number}` : ''}`;
 }
 
 export async function listView(root, id) {
@@ -251,7 +274,7 @@ export async function listView(root, id) {
     const page = await api.get(`/v1/lists/${id}/cards`, { take: 100 });
     const names = await Promise.all(page.cards.map((lc) => api.card(lc.cardId).catch(() => null)));
     panel.append(page.cards.length ? h('ul', {}, page.cards.map((lc, i) => h('li', { class: 'row' },
-      h('a', { href: `#/card/${lc.cardId}` }, names[i] ? api.cardLabel(names[i]) : lc.cardId),
+      h('a', { href: `#/card/${lc.cardId}` }, names[i] ? api.cardLabel(names[i]) : 'Card not in the catalog'),
       h('button', { type: 'button', class: 'link', 'aria-label': `Remove ${names[i] ? names[i].name : 'card'}`,
         onclick: async () => { try { await api.del(`/v1/lists/${id}/cards/${lc.id}`); await load(); } catch (e) { notify(errorText(e), 'error'); } } }, 'Remove'))))
       : h('p', { class: 'muted' }, 'This want list is empty.'),

@@ -1,7 +1,7 @@
 // Identify: take or drop a photo, see each detected card outlined with its match, tier and suggestions.
 import * as api from './api.js';
 import { addToCollectionControl } from './collections.js';
-import { clear, errorBox, field, h, printRun, releaseLabel, s } from './ui.js';
+import { clear, errorBox, field, h, placeLabel, printRun, s } from './ui.js';
 
 export async function identifyView(root) {
   const out = h('div', { id: 'identify-results', 'aria-live': 'polite' });
@@ -87,7 +87,7 @@ function detectionCard(d, n) {
   const c = d.card || {};
   const tier = d.confidence || 'Low';
   const title = c.id ? `${c.name || 'Card'}${c.number ? ` #${c.number}` : ''}` : c.setName ? `Set: ${c.setName}` : 'Not identified';
-  const where = [releaseLabel(c.year, c.releaseName), c.setName].filter(Boolean).join(' · ');
+  const where = placeLabel(c.year, c.releaseName, c.setName);
   const grading = d.grading ? [d.grading.company && d.grading.company.name, d.grading.grade && d.grading.grade.value,
     d.grading.certNumber ? `cert ${d.grading.certNumber}` : null].filter(Boolean).join(' ') : null;
   const parallels = c.parallelSuggestions || [];

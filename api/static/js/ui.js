@@ -97,6 +97,15 @@ export function releaseLabel(year, name) {
   return year && !String(name).startsWith(String(year)) ? `${year} ${name}` : name;
 }
 
+/** Release and set named once: "1999 Base Set" (TCGdex and the demo name a release's one set after it),
+ *  "2024 Topps Chrome · Base"; ``sep`` joins the two when both are shown. */
+export function placeLabel(year, releaseName, setName, sep = ' · ') {
+  const release = releaseLabel(year, releaseName);
+  const same = (a, b) => String(a || '').trim().toLowerCase() === String(b || '').trim().toLowerCase();
+  if (!setName || same(setName, releaseName) || same(setName, release)) return release || setName || '';
+  return release ? `${release}${sep}${setName}` : setName;
+}
+
 export function printRun(numberedTo) {
   return numberedTo ? `/${numberedTo}` : 'unlimited';
 }

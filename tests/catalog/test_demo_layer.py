@@ -1,0 +1,241 @@
+"""The demo catalog is a layer of its own: marked, never matched by real data, removable in one command.
+
+The real side is real data: TCGdex's Base Set and Neo Destiny, JunkWax's 2024 Topps Chrome and the
+PSA sales, from ../shared/data (skipped when absent, required in CI).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from api.cli import main
+from store.db import create_engine, sessionmaker
+from store.importers import (
+    demo,
+    junkwax,
+    listings_synthetic,
+    population_synthetic,
+    prices_synthetic,
+    psa_sales,
+    tcgdex,
+)
+from store.matching import TitleMatcher
+from store.models import (
+    ApiKey,
+    Attribute,
+    Card,
+    CardAttribute,
+    CardImage,
+    CardPrice,
+    CardSet,
+    Collection,
+    CollectionCard,
+    Collector,
+    FieldValue,
+    Manufacturer,
+    MarketplaceListing,
+    MetadataField,
+    Parallel,
+    ParallelCard,
+    PopulationCount,
+    PopulationSetLink,
+    PopulationSync,
+    PriceRecord,
+    Release,
+    Segment,
+)
+from store.queries import catalog_version
+from store.queries import identify as iq
+from tests.conftest import copy_of, shared_data
+from tests.realdata import tcgdex_subset
+
+CATALOG = (Segment, Manufacturer, Release, CardSet, Card, Attribute, CardAttribute, Parallel, ParallelCard,
+           MetadataField, FieldValue, CardImage, PriceRecord, CardPrice, PopulationCount, PopulationSetLink,
+           PopulationSync, MarketplaceListing)
+VOLATILE = {"card_price": {"id"}, "population_sync": {"last_synced_at"}, "card_image": {"created_at", "updated_at"},
+            "marketplace_listing": {"listed_at"}}
+
+
+async def _dump(sessions) -> dict[str, list[tuple]]:
+    """Every row of the catalog and market tables (less ids and times made at random)."""
+    out = {}
+    async with sessions() as s:
+        for model in CATALOG:
+            table = model.__table__
+            cols = [c for c in table.c if c.name not in VOLATILE.get(table.name, set())]
+            rows = (await s.execute(select(*cols))).all()
+            out[table.name] = sorted(tuple(str(v) for v in r) for r in rows)
+    return out
+
+
+async def _demo_layer(sessions) -> None:
+    """What ./scripts/run loads on an empty catalog: the demo and its synthetic market data."""
+    await demo.run(sessions, None)
+    await population_synthetic.run(sessions, None)
+    await prices_synthetic.run(sessions, None)
+    await listings_synthetic.run(sessions, None)
+
+
+async def _real(sessions, folder: Path) -> dict:
+    await tcgdex.run(sessions, str(tcgdex_subset(folder / "tcgdex")))
+    await junkwax.run(sessions, str(shared_data("junkwax", "categories", "baseball", "2024", "2024-Topps-Chrome.json")))
+    return await psa_sales.run(sessions, str(shared_data("psa-sales")))
+
+
+async def _collection(sessions, card_ids: list[uuid.UUID]) -> uuid.UUID:
+    async with sessions() as s, s.begin():
+        key = ApiKey(id=uuid.uuid4(), name="t", key_hash=uuid.uuid4().hex * 2, prefix="t")
+        s.add(key)
+        await s.flush()
+        who = Collector(id=uuid.uuid4(), api_key_id=key.id, name="me")
+        s.add(who)
+        await s.flush()
+        coll = Collection(id=uuid.uuid4(), api_key_id=key.id, collector_id=who.id, name="Main")
+        s.add(coll)
+        await s.flush()
+        s.add_all([CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=c, quantity=1) for c in card_ids])
+    return coll.id
+
+
+async def _charizards(sessions) -> dict[bool, uuid.UUID]:
+    """demo? -> the base Charizard #4 of a "Base Set"."""
+    async with sessions() as s:
+        rows = (await s.execute(select(Card.demo, Card.id).join(CardSet, CardSet.id == Card.set_id).where(
+            Card.name == "Charizard", Card.number == "4", CardSet.name == "Base Set"))).all()
+    return {bool(d): i for d, i in rows}
+
+
+@pytest.fixture
+def second_db(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
+    """Another fresh database beside ``db_url`` (for a catalog that never had the demo)."""
+    template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
+    (tmp_path / "second").mkdir()
+    yield from copy_of(db_backend, template, tmp_path / "second")
+
+
+async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url, second_db, tmp_path, monkeypatch,
+                                                                capsys):
+    await _demo_layer(sessions)
+    await _real(sessions, tmp_path)
+    zards = await _charizards(sessions)
+    coll = await _collection(sessions, [zards[True], zards[False]])
+    async with sessions() as s:
+        version = await catalog_version.current(session=s)
+
+    monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
+    assert await asyncio.to_thread(main, ["demo", "remove", "--dry-run"]) == 0
+    dry = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert dry["demo"] == "dry-run" and dry["cards"] > 50 and dry["collection_entries"] == 1
+    assert (await _charizards(sessions)).keys() == {True, False}  # a dry run changes nothing
+    assert await asyncio.to_thread(main, ["demo", "remove"]) == 0
+    out = capsys.readouterr()
+    summary = json.loads(out.out.strip().splitlines()[-1])
+    assert summary["demo"] == "removed" and summary["releases"] == 5 and summary["collection_entries"] == 1
+    assert "1 collection entries" in out.err
+
+    engine = create_engine(second_db)
+    try:
+        never = sessionmaker(engine)
+        await _real(never, tmp_path / "again")
+        assert await _dump(sessions) == await _dump(never)
+    finally:
+        await engine.dispose()
+    async with sessions() as s:
+        assert await catalog_version.current(session=s) > version
+        left = (await s.execute(select(CollectionCard.card_id).where(CollectionCard.collection_id == coll))).scalars()
+        assert list(left) == [zards[False]]  # the collection stays, with its real card
+    assert await asyncio.to_thread(main, ["demo", "remove"]) == 0  # nothing left: says so, changes nothing
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"] == 0
+
+
+@pytest.mark.parametrize("with_demo", [False, True], ids=["real-only", "demo-and-real"])
+async def test_psa_sales_match_the_real_base_set_charizard(sessions, client, auth, tmp_path, with_demo):
+    if with_demo:
+        await demo.run(sessions, None)
+    counts = await _real(sessions, tmp_path)
+    assert counts["files"] == 26 and counts["matched_files"] == 25 and counts["unmatched_files"] == 1
+    assert counts["records"] + counts["skipped_rows"] + counts["duplicate_rows"] + counts["unmatched_rows"] == 2859
+    assert {"file": "1993-magic-gathering-unlimited-black-lotus.csv", "row": None,
+            "reason": "no catalog card 'black lotus' in Unlimited Edition / Unlimited: its 18 sales are left out"
+            } in counts["skipped"]
+    assert [(e["file"], e["row"]) for e in counts["skipped"] if e["row"] is not None] == [
+        ("1999-pokemon-game-charizard-holo.csv", 170), ("2002-pokemon-neo-destiny-shining-mewtwo.csv", 179),
+        ("pokemon-game-charizard-holo-1st-edition.csv", 178)]
+    real = (await _charizards(sessions))[False]
+    body = await (await client.get(f"/v1/catalog/cards/{real}", headers=auth)).json()
+    assert body["prices"]["psa-9"] == "7000.00" and body["prices"]["psa-10"] == "36110.54"
+    async with sessions() as s:
+        on_demo = await s.scalar(select(func.count()).select_from(PriceRecord).join(Card, Card.id == PriceRecord.card_id)
+                                 .where(Card.demo.is_(True), PriceRecord.source != demo.SOURCE))
+    assert on_demo == 0
+    again = await psa_sales.run(sessions, str(shared_data("psa-sales")))
+    assert again["records"] == counts["records"]
+    async with sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(PriceRecord).where(PriceRecord.synthetic.is_(False))) \
+            == counts["records"]
+
+
+async def test_real_inputs_never_match_demo_cards(sessions, tmp_path):
+    await demo.run(sessions, None)
+    zards_demo_only = await _charizards(sessions)
+    async with sessions() as s:  # a demo-only catalog: the demo is what identification has
+        found = await iq.candidates_by_names(session=s, names=["Charizard"], segment_id=None)
+        assert {r["card"].id for r in found} == {zards_demo_only[True]}
+    await tcgdex.run(sessions, str(tcgdex_subset(tmp_path / "tcgdex")))
+    zards = await _charizards(sessions)
+    async with sessions() as s:
+        found = await iq.candidates_by_names(session=s, names=["Charizard"], segment_id=None)
+        assert zards[True] not in {r["card"].id for r in found} and zards[False] in {r["card"].id for r in found}
+        names = await iq.identifiable_names(session=s)
+        assert "Shohei Ohtani" in {n for n, _ in names}  # no real baseball yet: the demo's stays
+        m = (await TitleMatcher.load(s)).match("1999 Pokemon Base Set Charizard #4 Holo PSA 10")
+        assert m is not None and m.card_id == zards[False]
+
+
+def test_real_import_beside_the_demo_says_so(db_url, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
+    assert main(["import", "demo", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["import", "tcgdex", str(tcgdex_subset(tmp_path / "tcgdex")), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "17 Pokemon demo cards" in err and "cardwise demo remove" in err
+    assert main(["import", "junkwax", str(shared_data("junkwax", "categories", "basketball")), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "Basketball" in err and "17 Pokemon" in err
+
+
+async def test_demo_prices_come_from_demo_price_records(sessions, client, auth):
+    await demo.run(sessions, None)
+    zard = (await _charizards(sessions))[True]
+    card = await (await client.get(f"/v1/catalog/cards/{zard}", headers=auth)).json()
+    body = await (await client.get(f"/v1/pricing/{zard}", headers=auth)).json()
+    tens = [g for c in body["graded"] for g in c["grades"] if g["grade_value"] == "10"][0]["records"]
+    assert len(tens) == 3 and all(r["source"] == demo.SOURCE and r["synthetic"] is True for r in tens)
+    assert card["prices"]["psa-10"] == f"{sorted(r['price'] for r in tens)[1]:.2f}" == "1491.20"
+    assert card["prices"]["raw"] == f"{sorted(r['price'] for r in body['raw']['records'])[1]:.2f}"
+    assert max(r["date"] for r in tens) == date(2026, 11, 1).isoformat()
+
+
+async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessions, client, auth, tmp_path):
+    await demo.run(sessions, None)
+    await _real(sessions, tmp_path)
+
+    async def ask(q: str) -> dict:
+        r = await client.post("/v1/ai/query", json={"query": q}, headers=auth)
+        assert r.status == 200
+        return await r.json()
+
+    body = await ask("What parallels does 2024 Topps Chrome Shohei Ohtani #1 have?")
+    assert body["answer"].startswith("2024 Topps Chrome Baseball Shohei Ohtani #1") and "Which one" not in body["answer"]
+    assert body["toolsUsed"][-1] == "catalog_card"
+    body = await ask("What is the price of Base Set Charizard?")
+    assert "$36,110.54" in body["answer"] and "$7,000.00" in body["answer"]
+    body = await ask("Show me Pikachu from Base Set")  # a listing names the demo's copy as demo
+    assert body["answer"].count("1999 Base Set Pikachu #58") == 2 and body["answer"].count("(demo)") == 1
