@@ -20,7 +20,8 @@ from evals.facts import Expect, Identity
 from evals.names import NameIndex, norm
 
 RIGHT, WRONG_CARD, UNHELPFUL = "right", "wrong card", "unhelpful"
-_MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s*([kKmM])?")
+_MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
+_DOLLARS = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?(?:dollars|usd|bucks)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.#/-])(\d[\d,]*(?:\.\d+)?)(?![\w/-]|\.\d)")
 _PERCENT = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s?%")
 _CARD_NO = re.compile(r"#\s?([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)")
@@ -42,7 +43,7 @@ def money(answer: str) -> list[float]:
     for num, unit in _MONEY.findall(answer):
         v = float(num.replace(",", ""))
         out.append(v * (1000 if unit.lower() == "k" else 1_000_000 if unit.lower() == "m" else 1))
-    return out
+    return out + [float(n.replace(",", "")) for n in _DOLLARS.findall(answer)]
 
 
 def numbers(answer: str) -> list[float]:
@@ -61,7 +62,7 @@ def _date_forms(d: date) -> list[str]:
 
 def figure_ok(kind: str, value: Any, answer: str) -> bool:
     if kind == "money":
-        return any(_close(v, value) for v in money(answer)) or any(_close(v, value) for v in numbers(answer))
+        return any(_close(v, value) for v in money(answer))
     if kind == "money_any":
         return any(_close(v, x) for v in money(answer) for x in value)
     if kind == "money_max":
