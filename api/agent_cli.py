@@ -139,7 +139,12 @@ def run_real(args: argparse.Namespace, settings: Any, cases: list[Any], mode: st
     from evals.realdata import DEFAULT_DATA, ensure_real_catalog
     from evals.runner import CASSETTES, run_cases
 
-    fixture = ensure_real_catalog(Path(args.data) if args.data else DEFAULT_DATA)
+    data = Path(args.data) if args.data else DEFAULT_DATA
+    if not all((data / sub).is_dir() for sub in ("junkwax", "tcgdex", "psa-sales")):
+        print(f"skipping {len(cases)} real-catalog questions: no junkwax/, tcgdex/ and psa-sales/ under {data} "
+              "(--data DIR)", file=sys.stderr)
+        return 0
+    fixture = ensure_real_catalog(data)
 
     async def main() -> int:
         with tempfile.TemporaryDirectory(prefix="cardwise-eval-") as tmp:
