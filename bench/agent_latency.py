@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.llm import make_llm  # noqa: E402
-from agent.loop import run_query  # noqa: E402
-from evals.collector import real_catalog  # noqa: E402
-from evals.realdata import DEFAULT_DATA, ensure_real_catalog  # noqa: E402
-from evals.suite import bind, load_suite  # noqa: E402
-from tools._registry import invoke  # noqa: E402
-from tools.settings import Settings  # noqa: E402
+from agent.llm import make_llm
+from agent.loop import run_query
+from evals.collector import real_catalog
+from evals.realdata import DEFAULT_DATA, ensure_real_catalog
+from evals.suite import bind, load_suite
+from tools._registry import invoke
+from tools.settings import Settings
 
 SUITES = Path(__file__).resolve().parents[1] / "evals" / "suites"
 DEFAULT_SUITES = [SUITES / "collector-tuning.yaml", SUITES / "collector-heldout.yaml"]

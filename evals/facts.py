@@ -2,7 +2,9 @@
 copied from an agent's output): the card it must name and the figures or words it must state.
 
 A case's ``fact`` is a one-key mapping, e.g. ``{price: PSA 9}`` or ``{set_size: {release: ...}}``;
-``FACTS`` maps each key to the function that computes its expectation.
+``FACTS`` maps each key to the function that computes its expectation. A card's price in a grade is
+the catalog's stored market value (``CardPrice``, what ``catalog_cards`` shows and collections are
+valued at); a population figure is the plain count, qualified copies apart.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Expect:
     allowed: set[str] = field(default_factory=set)       # other card names the answer may mention (normalised)
     scope: tuple[str, str] | None = None                 # (segment|release|set, name): every card named is in it
     scope_cards: set[str] | None = None                  # normalised names the answer's cards must come from
+    scope_releases: set[str] | None = None               # normalised releases a random pull may name
     need_any_card: bool = False                          # the answer must name some card (random pulls...)
     no_card: bool = False                                # the answer must name no card (traps, out of scope)
     tools_any: list[str] = field(default_factory=list)   # one of these tools must be called
@@ -297,7 +300,8 @@ async def f_random(env: Env, card: Identity | None, arg: Any, ents: dict) -> Exp
         else:
             q = q.join(CardSet, CardSet.id == Card.set_id).where(CardSet.name == name[1], Release.name == name[0])
         names = {norm(n) for n in (await s.scalars(q.distinct())).all()}
-    return Expect(scope_cards=names, need_any_card=True, scope=(kind, str(name)))
+        rels = {norm(n) for n in (await s.scalars(q.with_only_columns(Release.name).distinct())).all()}
+    return Expect(scope_cards=names, need_any_card=True, scope=(kind, str(name)), scope_releases=rels)
 
 
 async def _grades(env: Env, company: str) -> list[dict[str, Any]]:
@@ -329,8 +333,10 @@ async def f_grade_scale(env: Env, card: Identity | None, arg: Any, ents: dict) -
 
 async def f_grade_meaning(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     company, value = arg.split()
-    g = next(g for g in await _grades(env, company) if g["grade"] == value)
-    return Expect(says=[[g["condition"]]])
+    names = [g["condition"] for g in await _grades(env, company) if g["grade"] == value and g["condition"]]
+    if not names:
+        raise LookupError(f"{arg}: no such grade")
+    return Expect(says=[names])
 
 
 async def f_companies(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:

@@ -103,6 +103,19 @@ def _release_named(card: Identity, answer: str) -> bool:
     return f" {rel} " in f" {low} " or f" {short} " in f" {low} " or bool(card.year and card.year[:4] in answer)
 
 
+def unquoted(answer: str) -> str:
+    """The answer without quoted examples ('try "2024 Topps Chrome Ohtani #1"'): they claim nothing."""
+    return re.sub(r'"[^"]*"|“[^”]*”', " ", answer)
+
+
+def says(phrase: str, low: str) -> bool:
+    """``phrase`` written in the (lowercased) answer as words: a short word whole ("up" is not "upper",
+    "no" is not "not"), a longer one at least from a word start ("increas" finds "increased")."""
+    p = re.escape(phrase.lower().strip())
+    pattern = rf"(?<![a-z0-9]){p}(?![a-z0-9])" if len(phrase.strip()) <= 3 else rf"(?<![a-z0-9]){p}"
+    return re.search(pattern, low) is not None
+
+
 def asks_back(answer: str) -> bool:
     """A clarifying question ("Which one do you mean?") lists candidates; it claims none of them."""
     low = answer.lower()
@@ -113,6 +126,7 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
           on_list: bool | None = None) -> Verdict:
     reasons: list[str] = []
     spots = index.spots(answer)
+    bare = unquoted(answer)
     named = [s.name for s in spots]
     allowed = set(exp.allowed)
     if exp.card:
@@ -126,11 +140,16 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
             ok = False
         if not ok:
             wrong.append(s.name)
+    if exp.scope_releases is not None:
+        outside = sorted(index.releases_in(bare) - exp.scope_releases)
+        if outside:
+            wrong.append(outside[0])
+            reasons.append(f"names a card of {outside}, outside {exp.scope}")
     if wrong:
         reasons.append(f"names {sorted(set(wrong))}")
     if exp.card and norm(exp.card.name) in norm(answer) and exp.card.number:
-        others = {m for m in _CARD_NO.findall(answer)} - {exp.card.number}
-        if others and not _number_named(exp.card, answer):
+        others = {m for m in _CARD_NO.findall(bare)} - {exp.card.number}
+        if others and not _number_named(exp.card, bare):
             wrong.append(f"{exp.card.name} #{min(others)}")
             reasons.append(f"names {exp.card.name} with number {sorted(others)}, not #{exp.card.number}")
     used_writes = [t for t in called if t in writes]
@@ -153,19 +172,19 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
         if not figure_ok(kind, value, answer):
             reasons.append(f"lacks the figure {kind}={value}")
     for group in exp.says:
-        if not any(g.lower() in low for g in group):
+        if not any(says(g, low) for g in group):
             reasons.append(f"says none of {group[:6]}")
     for phrase in exp.not_says:
-        if phrase.lower() in low:
+        if says(phrase, low):
             reasons.append(f"says {phrase!r}")
-    if exp.need_any_card and not spots:
+    if exp.need_any_card and not spots and not (exp.scope_releases and index.releases_in(bare)):
         reasons.append("names no card")
     if exp.tools_any and not any(t in called for t in exp.tools_any):
         reasons.append(f"never called {exp.tools_any}")
     if on_list is False:
         reasons.append("the card is not on the want list afterwards")
     if exp.card and exp.card.number and allowed <= {norm(exp.card.name)}:
-        others = sorted({m for m in _CARD_NO.findall(answer)} - {exp.card.number})
+        others = sorted({m for m in _CARD_NO.findall(bare)} - {exp.card.number})
         if others:
             reasons.append(f"also lists other cards (#{', #'.join(others[:5])})")
     if not reasons and asks_back(answer):

@@ -21,6 +21,7 @@ champion champions classic classics draft future futures prospect prospects sele
 topps fleer donruss bowman leaf upper deck pinnacle panini pokemon pokémon baseball football basketball hockey
 psa bgs sgc cgc tag best top rookies early first last going gone going up down
 grass fire water lightning psychic fighting darkness metal fairy dragon colorless basic stage stage1 stage2
+you its not are was has had any one two new old low per via usd but can may off out own see set get got yet
 """.split())  # noqa: SIM905 - a word list reads better as text
 
 PHRASES = frozenset({"world series", "all star", "hall of fame", "base set", "rookie card", "gem mint", "card",
@@ -44,6 +45,7 @@ class NameIndex:
     names: dict[str, str] = field(default_factory=dict)              # key -> catalog spelling
     scopes: dict[str, set[tuple[str, str, str]]] = field(default_factory=lambda: defaultdict(set))
     not_cards: list[str] = field(default_factory=list)               # release/set/maker names (keys)
+    releases: dict[str, str] = field(default_factory=dict)           # release key -> its segment
     longest: int = 1
 
     def add(self, name: str, segment: str, release: str, set_name: str) -> None:
@@ -57,7 +59,7 @@ class NameIndex:
     def spots(self, answer: str) -> list[Spot]:
         """The card names in ``answer`` (longest match first, release/set/maker names removed; a quoted
         example such as 'try "2024 Topps Chrome Ohtani #1"' is not a claim about a card)."""
-        answer = re.sub(r'"[^"]*"|“[^”]*”', " ", answer)
+        answer = re.sub(r'"[^"]*"|“[^”]*”', " ", answer)  # the same as evals.judge.unquoted
         words = re.findall(r"[A-Za-z0-9\u00C0-\u024F]+", answer)
         keys = [norm(w) for w in words]
         covered = [False] * len(words)
@@ -83,6 +85,15 @@ class NameIndex:
             i += hit or 1
         return out
 
+    def releases_in(self, answer: str) -> set[str]:
+        """The releases an answer names (normalised), longest first so "Base Set 2" is not "Base Set"."""
+        text, found = f" {norm(answer)} ", set()
+        for rel in sorted(self.releases, key=len, reverse=True):
+            if f" {rel} " in text:
+                found.add(rel)
+                text = text.replace(f" {rel} ", " | ")
+        return found
+
     def _counts(self, key: str, words: list[str]) -> bool:
         parts = key.split()
         if key in PHRASES:
@@ -91,7 +102,7 @@ class NameIndex:
             # everyday words ("Going, Going, Gone") are a name only when written as one
             return len(parts) > 1 and all(w[:1].isupper() or w.isdigit() for w in words)
         if len(parts) == 1:  # a one-word name counts only when capitalised, as a name is written
-            return len(key) >= 4 and words[0][:1].isupper()
+            return len(key) >= 3 and words[0][:1].isupper()
         return True
 
 
@@ -108,6 +119,9 @@ async def build_index(sessions: Any) -> NameIndex:
             .distinct())).all()
         for name, seg, rel, set_name in rows:
             idx.add(name, seg, rel, set_name)
+        for rel, seg in (await s.execute(select(Release.name, Segment.name).join(
+                Segment, Segment.id == Release.segment_id))).all():
+            idx.releases[norm(rel)] = seg
         others = set()
         for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
             others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}

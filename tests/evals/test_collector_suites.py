@@ -57,7 +57,8 @@ def _index() -> NameIndex:
                            ("Shohei Ohtani", "Baseball", "2024 Topps Chrome Baseball"),
                            ("Buck Martinez", "Baseball", "1981 Donruss Baseball"), ("Pikachu", "Pokemon", "Base Set")]:
         idx.add(name, seg, rel, "Base Set")
-    idx.not_cards = ["base set", "1989 upper deck baseball"]
+    idx.not_cards = ["base set", "1989 upper deck baseball", "1981 donruss baseball"]
+    idx.releases = {"base set": "Pokemon", "1981 donruss baseball": "Baseball", "1989 upper deck baseball": "Baseball"}
     return idx
 
 
@@ -102,6 +103,9 @@ def test_a_random_pull_must_come_from_the_asked_segment():
     exp = Expect(scope_cards={"charizard", "pikachu"}, need_any_card=True)
     assert _judge(exp, "Here is a random card: Base Set Pikachu #58.").verdict == RIGHT
     assert _judge(exp, "Here is a random card: 1981 Donruss Baseball Buck Martinez #444.").verdict == WRONG_CARD
+    by_release = Expect(scope_cards={"charizard", "pikachu"}, scope_releases={"base set"}, need_any_card=True)
+    team_logo = "Here is a random card: 1981 Donruss Baseball Minnesota Twins Logo (Team Stickers)."
+    assert _judge(by_release, team_logo).verdict == WRONG_CARD
 
 
 def test_no_data_is_not_zero_and_dates_and_money_read_as_written():
@@ -154,3 +158,11 @@ async def test_both_parts_on_the_real_catalog(real_fixture, tmp_path, capsys):
             assert right >= (settings.min_pass or 0.0), f"{part}: {right:.1%} right < min_pass {settings.min_pass}"
             if settings.trap_wrong_card_max is not None:
                 assert traps_wrong <= settings.trap_wrong_card_max, f"{part}: {traps_wrong} wrong cards on traps"
+
+
+def test_short_words_are_read_whole():
+    from evals.judge import says
+
+    assert says("up", "prices are up 12%") and not says("up", "1989 upper deck")
+    assert says("no", "no, it is not in your collection") and not says("no", "it is not there")
+    assert says("increas", "prices increased")
