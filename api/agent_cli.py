@@ -9,7 +9,7 @@
 run only when the catalog has cards (``cardwise import demo``). Suites that need the real catalog
 (``needs: [real]``, the collector suites) run on a copy of a cached import of ``--data`` (default
 ../shared/data; built once, see evals/realdata.py) and report right / wrong card / unhelpful per
-part, family and kind.
+part, family and kind; they run live (no cassettes: --record/--replay apply to the other suites).
 """
 
 from __future__ import annotations
