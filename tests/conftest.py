@@ -163,8 +163,9 @@ def copy_of(db_backend: str, template, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def settings(db_url: str) -> Settings:
-    return Settings(database_url=db_url, log_format="text", db_pool_size=5)
+def settings(db_url: str, tmp_path: Path) -> Settings:
+    # the search index follows the test's own database (never shared or left behind)
+    return Settings(database_url=db_url, log_format="text", db_pool_size=5, search_dir=str(tmp_path / "search"))
 
 
 @pytest.fixture
