@@ -38,6 +38,7 @@ class _Group:
     count: int = 0
     years: set[str | None] = field(default_factory=set)
     segments: Counter = field(default_factory=Counter)
+    spellings: Counter = field(default_factory=Counter)
 
 
 @dataclass
@@ -104,31 +105,44 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     set_cards: Counter = Counter()
     name_cards = Counter(fold(c[1]) for c in cat.cards)  # how many cards a name has: famous players first on ties
     written = 0
-    for cid, name, number, variation_of, set_id, release_id in cat.cards:
+
+    def entity(kind: str, eid: Any, name: str, release_id: Any, set_id: Any | None, extra: list[str],
+               weight: float) -> tantivy.Document:
+        """A card, set, release or parallel: its name, the words around it and the fields filters use."""
         first_year, year, seg_id, maker_id, rel_words = rel_info[release_id]
-        set_name = cat.sets[set_id][0]
         folded = fold(name)
-        num = number_key(number)
-        base = variation_of is None
-        text = " ".join([folded, fold(number), num, fold(set_name), *rel_words, *map(fold, cat.attributes.get(cid, ()))])
         newness = min(max(first_year - 1900, 0), 130) / 130
-        d = tantivy.Document(kind="card", id=_sid(cid), name=folded, name_key=folded,
-                             name_bag=" ".join(sorted(folded.split())), text=text, year=first_year,
-                             release_id=_sid(release_id), set_id=_sid(set_id), base=int(base),
-                             weight=0.02 * newness + 0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
-        if num:
-            d.add_text("number", num)
+        d = tantivy.Document(kind=kind, id=_sid(eid), name=folded, name_key=folded,
+                             name_bag=" ".join(sorted(folded.split())), text=" ".join([folded, *extra, *rel_words]),
+                             year=first_year, release_id=_sid(release_id), label=name,
+                             weight=0.02 * newness + weight)
+        if set_id is not None:
+            d.add_text("set_id", _sid(set_id))
         if year:
             d.add_text("season", year.strip())
         for key in seg_keys.get(seg_id, ()):
             d.add_text("segment", key)
         for key in maker_keys.get(maker_id, ()):
             d.add_text("manufacturer", key)
+        return d
+
+    for cid, name, number, variation_of, set_id, release_id in cat.cards:
+        first_year, _, seg_id, _, _ = rel_info[release_id]
+        folded = fold(name)
+        num = number_key(number)
+        base = variation_of is None
+        d = entity("card", cid, name, release_id, set_id,
+                   [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
+                   0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
+        d.add_integer("base", int(base))
+        if num:
+            d.add_text("number", num)
         writer.add_document(d)
         written += 1
         set_cards[set_id] += 1
-        if folded:
-            g = group("name", name)
+        if folded:  # spellings that fold alike ("Griffey Jr." / "Griffey, Jr.") are one name
+            g = group("name", folded)
+            g.spellings[name] += 1
             g.ids.append((-(first_year * 2 + base), _sid(cid)))
             g.count += 1
             g.segments[seg_id] += 1
@@ -160,8 +174,16 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         g.count += cat.partial_counts.get(pid, 0) if partial else set_cards[sid]
         g.years.add(rel_info[rid][1])
         g.segments[rel_info[rid][2]] += 1
+    for rid, (name, _, _, _) in cat.releases.items():
+        writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
+    for sid, (name, rid) in cat.sets.items():
+        writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
+    for pid, name, sid, _ in cat.parallels:
+        writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
+    written += len(cat.releases) + len(cat.sets) + len(cat.parallels)
     for kind, named in groups.items():
-        for label, g in named.items():
+        for key, g in named.items():
+            label = g.spellings.most_common(1)[0][0] if g.spellings else key
             folded = fold(label)
             if not folded:
                 continue
@@ -171,7 +193,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             popularity = min(math.log10(g.count + 1) / 4, 1.0)
             words = len(folded.split())
             d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_bag=" ".join(sorted(folded.split())),
-                                 label=label, count=g.count, weight=0.03 * popularity + 0.02 * max(0, 5 - words) / 5)
+                                 label=label, count=g.count, weight=0.05 * popularity + 0.01 * max(0, 5 - words) / 5)
             for i in ids:
                 d.add_text("ids", i)
             if len(years) == 1:

@@ -16,7 +16,7 @@ Q = tantivy.Query
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
-EXACT, SAME_WORDS, STARTS = 100.0, 80.0, 40.0
+EXACT, SAME_WORDS = 100.0, 80.0
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class NameHit:
 class CardHit:
     id: str
     score: float
+    name: str = ""  # the catalog's spelling of the card's (or entity's) name
 
 
 @dataclass(frozen=True)
@@ -83,16 +84,19 @@ class CatalogIndex:
         edits = max_edits(word) if fuzzy else 0
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
-            if prefix:
+            if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
                 alts.append(self._const(Q.regex_query(self.schema, f, word + ".*"), WORD_SCORES[f + "_prefix"]))
             if edits:
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
                                         WORD_SCORES[f + "_fuzzy"]))
         return Q.disjunction_max_query(alts)
 
-    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True
+    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False
                     ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
+        if text and need_name:  # one word at least must be in the name itself, not only around it
+            clauses.append((MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=prefix, text=False, fuzzy=fuzzy))
+                                                    for w in words])))
         for i, w in enumerate(words):
             last = i == len(words) - 1
             # prefixes: every word of 2+ letters while typing, the last one from its first letter
@@ -101,18 +105,22 @@ class CatalogIndex:
         clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_key", phrase), EXACT)))
         clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_bag", " ".join(sorted(words))),
                                             SAME_WORDS)))
-        clauses.append((SHOULD, self._const(Q.regex_query(self.schema, "name_key", phrase + " .*"), STARTS)))
         return clauses
 
     def _search(self, query: tantivy.Query, limit: int, offset: int = 0) -> tuple[list[tuple[float, object]], int]:
-        res = self._searcher.search(query, limit=max(limit, 1), count=True, offset=offset,
+        size = max(self._searcher.num_docs, 1)
+        if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
+            res = self._searcher.search(query, limit=1, count=True)
+            return [], int(res.count or 0)
+        res = self._searcher.search(query, limit=min(limit, size), count=True, offset=offset,
                                     weight_by_field="weight")
-        return ([] if limit <= 0 else list(res.hits)), int(res.count or 0)
+        return list(res.hits), int(res.count or 0)
 
     # ------------------------------------------------------------------ names
     def names(self, phrase: str, *, kinds: Iterable[str] | None = None, limit: int = 10, fuzzy: bool = True,
               prefix: bool = False) -> list[NameHit]:
-        """Distinct names best first (exact > same words > starts with > word matches > typos)."""
+        """Distinct names best first (exact > same words in another order > words > prefixes > typos;
+        more common names first on ties)."""
         words = fold(phrase).split()
         wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
         if not words or not wanted or limit <= 0:
@@ -136,12 +144,21 @@ class CatalogIndex:
     def cards(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
               prefix: bool = False) -> tuple[list[CardHit], int]:
         """Cards best first (exact name > prefix > typos; newer and base cards first on ties) and the exact total."""
+        return self.entities("card", text, filters=filters, limit=limit, offset=offset, prefix=prefix)
+
+    def entities(self, kind: str, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
+                 prefix: bool = False, need_name: bool = False, in_text: bool = True) -> tuple[list[CardHit], int]:
+        """``cards`` for one kind of catalog entity: "card", "set", "release" or "parallel" (their ids). Words
+        match the name or what surrounds it (number, set, release, year, maker, segment, attributes);
+        ``need_name``: one of them at least must be in the name; ``in_text=False``: all of them (autocomplete)."""
         words = fold(text).split()
-        clauses = self._text_query(words, prefix=prefix, text=True) if words else []
-        clauses.append((MUST, Q.term_query(self.schema, "kind", "card")))
+        clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
+        clauses.append((MUST, Q.term_query(self.schema, "kind", "card" if kind == "card" else "e_" + kind)))
         clauses += self._filter_clauses(filters or CardFilters())
         hits, total = self._search(Q.boolean_query(clauses), limit, offset)
-        return [CardHit(id=self._searcher.doc(a).get_first("id"), score=round(float(s), 4)) for s, a in hits], total
+        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "")
+                for s, d in docs], total
 
     def _filter_clauses(self, f: CardFilters) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         s = self.schema
