@@ -24,7 +24,7 @@ from store.models import (
     Release,
     Segment,
 )
-from store.search.fold import fold, number_key, season, tokens, year_tokens
+from store.search.fold import abbreviations, fold, number_key, season, year_tokens
 from store.search.schema import build_schema
 
 MAX_IDS = 20
@@ -90,10 +90,18 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
     maker_keys = {mid: [fold(n), _sid(mid)] for mid, n in cat.makers.items()}
     rel_info = {}
+    rel_context: dict[Any, set[str]] = {}  # what a query may name a card's release by, whole
     for rid, (name, year, seg_id, maker_id) in cat.releases.items():
         span = season(year)
-        words = tokens(name) + year_tokens(year) + tokens(cat.segments.get(seg_id)) + tokens(cat.makers.get(maker_id))
+        folded = fold(name)
+        words = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg_id)),
+                 fold(cat.makers.get(maker_id))]
         rel_info[rid] = (span[0] if span else 0, year, seg_id, maker_id, words)
+        seg_word = fold(cat.segments.get(seg_id))
+        keys = {folded}
+        if seg_word and folded.endswith(" " + seg_word):  # "1989 upper deck baseball" is "1989 upper deck"
+            keys.add(folded[: -len(seg_word) - 1])
+        rel_context[rid] = keys
     groups: dict[str, dict[str, _Group]] = {k: {} for k in ("name", "release", "set", "parallel", "manufacturer")}
 
     def group(kind: str, label: str) -> _Group:
@@ -116,8 +124,11 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                              name_bag=" ".join(sorted(folded.split())), text=" ".join([folded, *extra, *rel_words]),
                              year=first_year, release_id=_sid(release_id), label=name,
                              weight=0.02 * newness + weight)
+        for key in rel_context[release_id]:
+            d.add_text("context", key)
         if set_id is not None:
             d.add_text("set_id", _sid(set_id))
+            d.add_text("context", fold(cat.sets[set_id][0]))
         if year:
             d.add_text("season", year.strip())
         for key in seg_keys.get(seg_id, ()):
@@ -192,12 +203,15 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             seg = g.segments.most_common(1)[0][0] if g.segments else None
             popularity = min(math.log10(g.count + 1) / 4, 1.0)
             words = len(folded.split())
+            year = next(iter(years)) if len(years) == 1 else None
+            around = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg))]
             d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_bag=" ".join(sorted(folded.split())),
-                                 label=label, count=g.count, weight=0.05 * popularity + 0.01 * max(0, 5 - words) / 5)
+                                 text=" ".join(around), label=label, count=g.count,
+                                 weight=0.05 * popularity + 0.01 * max(0, 5 - words) / 5)
             for i in ids:
                 d.add_text("ids", i)
-            if len(years) == 1:
-                d.add_text("year_label", years.pop())
+            if year:
+                d.add_text("year_label", year)
             if seg in cat.segments:
                 d.add_text("segment_label", cat.segments[seg])
             writer.add_document(d)

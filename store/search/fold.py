@@ -17,8 +17,19 @@ def fold(text: str | None) -> str:
         return ""
     s = unicodedata.normalize("NFKD", text.lower().translate(_LIGATURES))
     s = "".join(c for c in s if not unicodedata.combining(c))
-    s = _APOSTROPHES.sub("", s)
-    return " ".join(_NON_WORD.sub(" ", s).split())
+    s = _APOSTROPHES.sub("", s).replace("&", " and ")
+    words = _NON_WORD.sub(" ", s).split()
+    # initials join ("J.T. Snow", "J. T. Snow" and "JT Snow" are all "jt snow")
+    out: list[str] = []
+    run = False  # the last word out is made of single letters
+    for w in words:
+        initial = len(w) == 1 and w.isalpha()
+        if initial and run:
+            out[-1] += w
+            continue
+        out.append(w)
+        run = initial
+    return " ".join(out)
 
 
 def tokens(text: str | None) -> list[str]:
@@ -76,3 +87,11 @@ def edit_distance(a: str, b: str) -> int:
                 cur[j] = min(cur[j], prev2[j - 2] + 1)
         prev2, prev = prev, cur
     return prev[-1]
+
+
+# words collectors write for a longer name, added beside it when indexing
+ABBREVIATIONS = {"o pee chee": "opc", "upper deck": "ud"}
+
+
+def abbreviations(folded: str) -> list[str]:
+    return [short for long, short in ABBREVIATIONS.items() if long in folded]

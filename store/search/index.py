@@ -16,7 +16,7 @@ Q = tantivy.Query
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
-EXACT, SAME_WORDS = 100.0, 80.0
+EXACT, SAME_WORDS, CONTEXT = 100.0, 80.0, 3.0
 
 
 @dataclass(frozen=True)
@@ -77,15 +77,18 @@ class CatalogIndex:
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
         return Q.const_score_query(query, score)
 
-    def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True) -> tantivy.Query:
-        """One query word: exact, prefix or within its typo budget, in the name (and the card's other words)."""
+    def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True, typing: bool = False
+              ) -> tantivy.Query:
+        """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
+        ``typing``: the word being typed, whose completions count as much as the word itself."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                alts.append(self._const(Q.regex_query(self.schema, f, word + ".*"), WORD_SCORES[f + "_prefix"]))
+                alts.append(self._const(Q.regex_query(self.schema, f, word + ".*"),
+                                        WORD_SCORES["name" if typing else "name_prefix"]))
             if edits:
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
                                         WORD_SCORES[f + "_fuzzy"]))
@@ -95,12 +98,17 @@ class CatalogIndex:
                     ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if text and need_name:  # one word at least must be in the name itself, not only around it
-            clauses.append((MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=prefix, text=False, fuzzy=fuzzy))
-                                                    for w in words])))
+            clauses.append((MUST, self._const(Q.boolean_query(
+                [(SHOULD, self._word(w, prefix=prefix, text=False, fuzzy=fuzzy)) for w in words]), 0.0)))
         for i, w in enumerate(words):
             last = i == len(words) - 1
             # prefixes: every word of 2+ letters while typing, the last one from its first letter
-            clauses.append((MUST, self._word(w, prefix=prefix and (last or len(w) >= 2), text=text, fuzzy=fuzzy)))
+            clauses.append((MUST, self._word(w, prefix=prefix and (last or len(w) >= 2), text=text, fuzzy=fuzzy,
+                                               typing=prefix and last)))
+        if text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
+            spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
+            clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
+                                                                          CONTEXT)) for p in sorted(spans)])))
         phrase = " ".join(words)
         clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_key", phrase), EXACT)))
         clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_bag", " ".join(sorted(words))),
@@ -125,7 +133,7 @@ class CatalogIndex:
         wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
         if not words or not wanted or limit <= 0:
             return []
-        clauses = self._text_query(words, prefix=prefix, text=False, fuzzy=fuzzy)
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True)
         clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted)))
         hits, _ = self._search(Q.boolean_query(clauses), limit)
         out = []
