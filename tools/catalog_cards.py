@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from types import SimpleNamespace
 from typing import Literal
 
 from pydantic import Field, SerializeAsAny
 
 from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
-from store.search import CardFilters
+from store.search import CardFilters, CardHit
 from tools import _odds
 from tools._catalog_models import (
     CardDetail,
@@ -62,9 +63,18 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated. A name
     matches its words in any order, as prefixes and with small typos, best matches first (unless sort is given)."""
     found = await _search_by_name(ctx, query)
+    if found is not None and all(h.card for h in found[0]):
+        # the index holds what a result shows but prices: one read of those (no transaction to open)
+        ids = [uuid.UUID(h.id) for h in found[0]]
+        async with ctx.sessions() as s:
+            prices = await q.base_prices(session=s, card_ids=ids)
+        rows = [SimpleNamespace(**{**h.data(), "id": cid}) for h, cid in zip(found[0], ids, strict=True)]
+        attrs = {r.id: r.attributes for r in rows if r.attributes}
+        return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=found[1], skip=query.skip,
+                         take=query.take)
     async with ctx.transaction() as s:
         if found is not None:
-            rows, total = await q.rows_in_order(session=s, card_ids=found[0]), found[1]
+            rows, total = await q.rows_in_order(session=s, card_ids=[uuid.UUID(h.id) for h in found[0]]), found[1]
         else:
             rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
                                                skip=query.skip, take=query.take)
@@ -74,8 +84,8 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
                      take=query.take)
 
 
-async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[uuid.UUID], int] | None:
-    """The page's card ids and the total from the search index, for a name search in relevance order whose
+async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[CardHit], int] | None:
+    """The page's cards and the total from the search index, for a name search in relevance order whose
     other filters the index holds; None sends it to SQL (as does a name the index finds nowhere, so a
     fragment from inside a word, "htan", still finds what it did)."""
     if not query.name or query.sort is not None or query.release_name or query.set_name or query.attribute_id \
@@ -86,10 +96,10 @@ async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[uui
                           number=query.number, manufacturer=query.manufacturer, release_id=query.release_id,
                           set_id=query.set_id)
     hits, total = index.entities("card", query.name, filters=filters, limit=query.take, offset=query.skip,
-                                 prefix=True, need_name=True)
+                                 prefix=True, in_text=False)
     if total == 0:
         return None
-    return [uuid.UUID(h.id) for h in hits], total
+    return hits, total
 
 
 def _year_int(year: str | None) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import uuid
 from collections import Counter, defaultdict
@@ -51,7 +52,8 @@ class CatalogRows:
     parallels: list[tuple[Any, str, Any, bool]]  # id, name, set_id, is_partial
     partial_counts: dict[Any, int]
     attributes: dict[Any, list[str]]
-    cards: list[tuple[Any, str, str | None, Any, Any, Any]]  # id, name, number, variation_of, set_id, release_id
+    # id, name, number, variation_of, set_id, release_id, description
+    cards: list[tuple[Any, str, str | None, Any, Any, Any, str | None]]
 
 
 async def read_catalog(session: AsyncSession) -> CatalogRows:
@@ -74,7 +76,7 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
                                        .group_by(ParallelCard.parallel_id))),
         attributes=attrs,
         cards=[tuple(r) for r in await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id,
-                                                    Card.release_id))],
+                                                    Card.release_id, Card.description))],
     )
 
 
@@ -137,8 +139,8 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             d.add_text("manufacturer", key)
         return d
 
-    for cid, name, number, variation_of, set_id, release_id in cat.cards:
-        first_year, _, seg_id, _, _ = rel_info[release_id]
+    for cid, name, number, variation_of, set_id, release_id, description in cat.cards:
+        first_year, year, seg_id, _, _ = rel_info[release_id]
         folded = fold(name)
         num = number_key(number)
         base = variation_of is None
@@ -146,6 +148,13 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                    [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
                    0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
         d.add_integer("base", int(base))
+        # what a page of search results shows, so a search reads only prices from the database
+        d.add_text("card", json.dumps({
+            "id": _sid(cid), "release_id": _sid(release_id), "set_id": _sid(set_id), "name": name,
+            "set_name": cat.sets[set_id][0], "number": number, "description": description,
+            "release_name": cat.releases[release_id][0], "release_year": year,
+            "attributes": sorted(cat.attributes.get(cid, ())[::2]) or None,
+            "variation_of": _sid(variation_of) if variation_of else None}, separators=(",", ":")))
         if num:
             d.add_text("number", num)
         writer.add_document(d)

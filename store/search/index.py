@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tantivy
@@ -37,6 +38,11 @@ class CardHit:
     id: str
     score: float
     name: str = ""  # the catalog's spelling of the card's (or entity's) name
+    card: str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
+
+    def data(self) -> dict | None:
+        """A card's id, name, number, description, set, release and year, attribute codes, variation_of."""
+        return json.loads(self.card) if self.card else None
 
 
 @dataclass(frozen=True)
@@ -80,31 +86,34 @@ class CatalogIndex:
     def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True, typing: bool = False
               ) -> tantivy.Query:
         """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
-        ``typing``: the word being typed, whose completions count as much as the word itself."""
+        ``typing``: the word being typed, whose completions count as much as the word itself. A word the
+        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part)."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                alts.append(self._const(Q.regex_query(self.schema, f, word + ".*"),
+                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, 0, True, True),
                                         WORD_SCORES["name" if typing else "name_prefix"]))
-            if edits:
+            if edits and not self._known(f, word):
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
                                         WORD_SCORES[f + "_fuzzy"]))
-        return Q.disjunction_max_query(alts)
+        return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
+
+    def _known(self, field: str, word: str) -> bool:
+        return self._searcher.doc_freq(field, word) > 0
 
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False
                     ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if text and need_name:  # one word at least must be in the name itself, not only around it
             clauses.append((MUST, self._const(Q.boolean_query(
-                [(SHOULD, self._word(w, prefix=prefix, text=False, fuzzy=fuzzy)) for w in words]), 0.0)))
+                [(SHOULD, self._word(w, prefix=prefix and i == len(words) - 1, text=False, fuzzy=fuzzy))
+                 for i, w in enumerate(words)]), 0.0)))
         for i, w in enumerate(words):
-            last = i == len(words) - 1
-            # prefixes: every word of 2+ letters while typing, the last one from its first letter
-            clauses.append((MUST, self._word(w, prefix=prefix and (last or len(w) >= 2), text=text, fuzzy=fuzzy,
-                                               typing=prefix and last)))
+            typing = prefix and i == len(words) - 1  # the word being typed may be a prefix; the others are whole
+            clauses.append((MUST, self._word(w, prefix=typing, text=text, fuzzy=fuzzy, typing=typing)))
         if text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
             spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
             clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
@@ -115,12 +124,13 @@ class CatalogIndex:
                                             SAME_WORDS)))
         return clauses
 
-    def _search(self, query: tantivy.Query, limit: int, offset: int = 0) -> tuple[list[tuple[float, object]], int]:
+    def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True
+                ) -> tuple[list[tuple[float, object]], int]:
         size = max(self._searcher.num_docs, 1)
         if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
             res = self._searcher.search(query, limit=1, count=True)
             return [], int(res.count or 0)
-        res = self._searcher.search(query, limit=min(limit, size), count=True, offset=offset,
+        res = self._searcher.search(query, limit=min(limit, size), count=count, offset=offset,
                                     weight_by_field="weight")
         return list(res.hits), int(res.count or 0)
 
@@ -135,7 +145,7 @@ class CatalogIndex:
             return []
         clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True)
         clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted)))
-        hits, _ = self._search(Q.boolean_query(clauses), limit)
+        hits, _ = self._search(Q.boolean_query(clauses), limit, count=False)
         out = []
         for score, addr in hits:
             doc = self._searcher.doc(addr)
@@ -165,8 +175,8 @@ class CatalogIndex:
         clauses += self._filter_clauses(filters or CardFilters())
         hits, total = self._search(Q.boolean_query(clauses), limit, offset)
         docs = [(s, self._searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "")
-                for s, d in docs], total
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                        card=d.get_first("card")) for s, d in docs], total
 
     def _filter_clauses(self, f: CardFilters) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         s = self.schema
@@ -200,6 +210,8 @@ def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
     """Edits between the query's words and their nearest name words (0 for exact or prefix matches)."""
     total = 0
     for w in words:
+        if w in name_words:
+            continue
         best = len(w)
         for n in name_words:
             if n == w or (prefix and n.startswith(w)):

@@ -54,3 +54,17 @@ async def test_catalog_search_and_autocomplete_use_words_in_any_order(client, au
     assert (await get(client, auth, "/v1/autocomplete/cards", q="aaron",
                       releaseId=str(cat.releases["chrome"].id)))["suggestions"] == ["Aaron Judge"]
     assert (await get(client, auth, "/v1/autocomplete/releases", q="chrome 20"))["suggestions"] == ["2024 Topps Chrome"]
+
+
+async def test_a_ranked_page_shows_the_same_cards_as_the_database(client, auth, cat, sessions):
+    from store.models import CardPrice
+
+    async with sessions() as s, s.begin():
+        s.add(CardPrice(id=uuid.uuid4(), card_id=cat.cards["skenes"].id, price_key="raw", value_cents=1250))
+    ranked = await get(client, auth, "/v1/catalog/cards", name="skenes")
+    from_sql = await get(client, auth, "/v1/catalog/cards", name="skenes", sort="name")  # SQL's own path
+    assert ranked["total_count"] == from_sql["total_count"] == 2
+    by_id = {c["id"]: c for c in from_sql["cards"]}
+    assert [c for c in ranked["cards"] if c != by_id[c["id"]]] == [], by_id
+    assert any(c.get("prices") == {"raw": "12.50"} for c in ranked["cards"])
+    assert any(c.get("attributes") == ["AU", "RC"] for c in ranked["cards"])
