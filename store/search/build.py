@@ -56,39 +56,43 @@ class CatalogRows:
     cards: list[tuple[Any, str, str | None, Any, Any, Any, str | None]]
 
 
+def _ids(row: Any, *at: int) -> tuple:
+    """The row with its ids (columns ``at``) as canonical strings: hashed and written as they are."""
+    return tuple(None if v is None else str(v) if i in at else v for i, v in enumerate(row))
+
+
 async def read_catalog(session: AsyncSession) -> CatalogRows:
-    async def rows(stmt):
-        return (await session.execute(stmt)).all()
+    async def rows(stmt, *at: int) -> list[tuple]:
+        return [_ids(r, *at) for r in (await session.execute(stmt)).all()]
 
     attrs: dict[Any, list[str]] = defaultdict(list)
     for cid, short, name in await rows(select(CardAttribute.card_id, Attribute.short_name, Attribute.name)
-                                       .join(Attribute, Attribute.id == CardAttribute.attribute_id)):
+                                       .join(Attribute, Attribute.id == CardAttribute.attribute_id), 0):
         attrs[cid] += [short, name]
     return CatalogRows(
-        segments=dict(await rows(select(Segment.id, Segment.name))),
-        makers=dict(await rows(select(Manufacturer.id, Manufacturer.name))),
+        segments=dict(await rows(select(Segment.id, Segment.name), 0)),
+        makers=dict(await rows(select(Manufacturer.id, Manufacturer.name), 0)),
         releases={r[0]: tuple(r[1:]) for r in await rows(select(
-            Release.id, Release.name, Release.year, Release.segment_id, Release.manufacturer_id))},
-        sets={r[0]: tuple(r[1:]) for r in await rows(select(CardSet.id, CardSet.name, CardSet.release_id))},
-        parallels=[tuple(r) for r in await rows(select(Parallel.id, Parallel.name, Parallel.set_id,
-                                                        Parallel.is_partial))],
+            Release.id, Release.name, Release.year, Release.segment_id, Release.manufacturer_id), 0, 3, 4)},
+        sets={r[0]: tuple(r[1:]) for r in await rows(select(CardSet.id, CardSet.name, CardSet.release_id), 0, 2)},
+        parallels=await rows(select(Parallel.id, Parallel.name, Parallel.set_id, Parallel.is_partial), 0, 2),
         partial_counts=dict(await rows(select(ParallelCard.parallel_id, func.count())
-                                       .group_by(ParallelCard.parallel_id))),
+                                       .group_by(ParallelCard.parallel_id), 0)),
         attributes=attrs,
-        cards=[tuple(r) for r in await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id,
-                                                    Card.release_id, Card.description))],
+        cards=await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
+                                Card.description), 0, 3, 4, 5),
     )
 
 
 def _sid(value: Any) -> str:
-    return str(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)))
+    return value if isinstance(value, str) else str(uuid.UUID(str(value)))
 
 
 def write_index(cat: CatalogRows, path: Path) -> int:
     """Write every card and distinct name into a new index at ``path``; returns the documents written."""
     schema = build_schema()
     index = tantivy.Index(schema, path=str(path), reuse=False)
-    writer = index.writer(heap_size=64_000_000, num_threads=1)
+    writer = index.writer(heap_size=64_000_000, num_threads=2)
     seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
     maker_keys = {mid: [fold(n), _sid(mid)] for mid, n in cat.makers.items()}
     rel_info = {}

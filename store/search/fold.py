@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _APOSTROPHES = re.compile(r"['’`´]")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -11,12 +12,15 @@ _SEASON = re.compile(r"^\s*(\d{4})(?:\s*[-/]\s*(\d{2,4}))?\s*$")
 _LIGATURES = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "þ": "th", "ı": "i"})
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str | None) -> str:
     """Lower-case ASCII words separated by single spaces; apostrophes join ("O'Neill" -> "oneill")."""
     if not text:
         return ""
-    s = unicodedata.normalize("NFKD", text.lower().translate(_LIGATURES))
-    s = "".join(c for c in s if not unicodedata.combining(c))
+    s = text.lower()
+    if not s.isascii():
+        s = unicodedata.normalize("NFKD", s.translate(_LIGATURES))
+        s = "".join(c for c in s if not unicodedata.combining(c))
     s = _APOSTROPHES.sub("", s).replace("&", " and ")
     words = _NON_WORD.sub(" ", s).split()
     # initials join ("J.T. Snow", "J. T. Snow" and "JT Snow" are all "jt snow")
