@@ -23,9 +23,13 @@ async def catalog_index(ctx: ToolContext) -> CatalogIndex:
     state: _State = ctx.services.setdefault("catalog_index.state", _State())
     now = time.monotonic()
     if state.fp is None or now - state.checked >= ctx.settings.catalog_version_check_s:
-        async with ctx.sessions() as s:
-            state.fp = await fingerprint(s)
-        state.checked = now
+        state.checked = now  # one request reads it; those arriving meanwhile use the index they have
+        try:
+            async with ctx.sessions() as s:
+                state.fp = await fingerprint(s)
+        except BaseException:
+            state.checked = 0.0  # read again by the next request
+            raise
     root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
     async with state.lock:  # one build per process at a time; the others wait for it
         return await ctx.service("catalog_index", state.fp, lambda: open_current(ctx.sessions, root))

@@ -94,8 +94,9 @@ class CatalogIndex:
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, 0, True, True),
-                                        WORD_SCORES["name" if typing else "name_prefix"]))
+                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 2
+                           else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
+                alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
             if edits and not self._known(f, word):
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
                                         WORD_SCORES[f + "_fuzzy"]))
