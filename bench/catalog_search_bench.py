@@ -32,6 +32,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -412,6 +413,7 @@ async def main_async(args) -> None:
                       "floor: bare + SQL"):
             print(f"  ratio {label} / bare req/s: {results[label]['rps'] / results['bare']['rps']:.2f}")
     finally:
+        shutil.rmtree(search_dir, ignore_errors=True)  # the run's own index (derived: rebuilt next time)
         if cleanup:
             import asyncpg
 
