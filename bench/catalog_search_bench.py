@@ -32,6 +32,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -199,8 +200,26 @@ async def wait_up(url: str, headers: dict) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc: int) -> dict:
-    """``conc`` connections searching ``terms`` in turn for ``seconds``: latencies, elapsed time, errors."""
+class Fresh:
+    """Terms handed out once each, across every connection and slice (the cold runs: nothing repeats)."""
+
+    def __init__(self, terms: list[str]) -> None:
+        self.terms, self.used = terms, 0
+
+    def __getitem__(self, _i: int) -> str | None:
+        if self.used >= len(self.terms):
+            return None
+        self.used += 1
+        return self.terms[self.used - 1]
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+
+async def drive(base: str, headers: dict, terms, seconds: float, conc: int, path: str = "/v1/catalog/cards",
+                param: str = "name") -> dict:
+    """``conc`` connections searching ``terms`` in turn for ``seconds`` (a ``Fresh`` list: each term once,
+    stopping when they run out): latencies, elapsed time, errors."""
     import aiohttp
 
     lat: list[float] = []
@@ -212,9 +231,11 @@ async def drive(base: str, headers: dict, terms: list[str], seconds: float, conc
             nonlocal errors
             i = k
             while time.perf_counter() < stop:
+                term = terms[i % len(terms)]
+                if term is None:
+                    return
                 t = time.perf_counter()
-                async with c.get(f"{base}/v1/catalog/cards", params={"name": terms[i % len(terms)]},
-                                 headers=headers) as r:
+                async with c.get(f"{base}{path}", params={param: term}, headers=headers) as r:
                     await r.read()
                     if r.status != 200:
                         errors += 1
@@ -235,6 +256,50 @@ def summarize(slices: list[dict]) -> dict:
             "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": sum(sl["errors"] for sl in slices)}
 
 
+async def catalog_terms(url: str, seed: int = 5) -> tuple[list[str], list[str]]:
+    """Distinct searches drawn from the catalog's own card names, shuffled: (names, autocomplete prefixes).
+    Half are a whole name, half one word of one (3+ letters); a prefix is a name's first word and the
+    start of the next (1-4 letters). No two fold to the same text."""
+    from sqlalchemy import select
+
+    from store.search.fold import fold
+
+    engine = create_engine(url)
+    async with sessionmaker(engine)() as s:
+        names = sorted({r[0] for r in (await s.execute(select(Card.name).distinct())).all() if r[0]})
+    await engine.dispose()
+    rnd = random.Random(seed)
+    rnd.shuffle(names)
+    seen: set[str] = set()
+    searches, prefixes = [], []
+    for name in names:
+        words = [w for w in name.split() if len(fold(w)) >= 3]
+        term = name if rnd.random() < 0.5 or not words else rnd.choice(words)
+        if fold(term) and fold(term) not in seen:
+            seen.add(fold(term))
+            searches.append(term)
+        parts = name.split()
+        if len(parts) >= 2:
+            pre = f"{parts[0]} {parts[1][:rnd.randint(1, 4)]}"
+            if fold(pre) and "p:" + fold(pre) not in seen:
+                seen.add("p:" + fold(pre))
+                prefixes.append(pre)
+    return searches, prefixes
+
+
+async def index_build(url: str, search_dir: str) -> float:
+    """Seconds to build the catalog's search index from the database (what `cardwise search reindex` does)."""
+    from store.search import build as build_index
+    from store.search import index_root
+
+    engine = create_engine(url)
+    t0 = time.perf_counter()
+    await build_index(sessionmaker(engine), index_root(url, search_dir))
+    took = time.perf_counter() - t0
+    await engine.dispose()
+    return took
+
+
 async def tool_only(url: str, terms: list[str]) -> dict:
     """The catalog_cards tool called directly: the database and query cost without the HTTP stack."""
     from tools._registry import invoke
@@ -242,7 +307,8 @@ async def tool_only(url: str, terms: list[str]) -> dict:
     from tools.settings import Settings
 
     engine = create_engine(url)
-    ctx = ToolContext(sessions=sessionmaker(engine), settings=Settings(database_url=url),
+    ctx = ToolContext(sessions=sessionmaker(engine),
+                      settings=Settings(database_url=url, search_dir=os.environ.get("CARDWISE_SEARCH_DIR", "")),
                       caller=Caller(key_id=uuid.uuid4(), name="bench"))
     lat = []
     for t in terms:
@@ -285,9 +351,13 @@ async def main_async(args) -> None:
     terms = [_name(rnd).split()[rnd.randint(0, 1)][: rnd.randint(4, 7)].lower() for _ in range(500)]
     terms += ["ohtani", "judge", "skenes", "gretzky", "soto", "witt"]
     rnd.shuffle(terms)
+    search_dir = tempfile.mkdtemp(prefix="cw-search-")
+    built_s = await index_build(url, search_dir)
+    os.environ["CARDWISE_SEARCH_DIR"] = search_dir
+    cold_terms, ac_terms = await catalog_terms(url)
     tool_res = await tool_only(url, terms[:300])
     env = {**os.environ, "CARDWISE_DATABASE_URL": url, "CARDWISE_LOG_LEVEL": "WARNING",
-           "CARDWISE_DB_POOL_SIZE": "16", "CARDWISE_RATE_LIMIT_PER_MIN": "0"}
+           "CARDWISE_DB_POOL_SIZE": "16", "CARDWISE_RATE_LIMIT_PER_MIN": "0", "CARDWISE_SEARCH_DIR": search_dir}
     headers = {"X-API-Key": key}
     try:
         async with AsyncExitStack() as stack:
@@ -306,17 +376,28 @@ async def main_async(args) -> None:
             t0 = time.perf_counter()
             await prime(warm, headers, terms, args.concurrency)
             primed = time.perf_counter() - t0
-            targets = {"cardwise, no cache": (cold, headers), "cardwise, cached": (warm, headers),
-                       "bare": (bare, {}), "floor: bare + SQL": (floor, {})}
-            for base, h in targets.values():  # warm-up: connections, pages, the bare servers' imports
-                await drive(base, h, terms, 1.0, args.concurrency)
+            # (base, headers, terms, path, param): the cold runs hit the default server with terms it
+            # never saw (distinct catalog names; autocomplete prefixes), so no answer comes from a cache
+            fresh, fresh_ac = Fresh(cold_terms), Fresh(ac_terms)
+            targets = {"cardwise, no cache": (cold, headers, terms, "/v1/catalog/cards", "name"),
+                       "cardwise, cached": (warm, headers, terms, "/v1/catalog/cards", "name"),
+                       "cardwise, cold names": (warm, headers, fresh, "/v1/catalog/cards", "name"),
+                       "autocomplete, cold": (warm, headers, fresh_ac, "/v1/autocomplete/cards", "q"),
+                       "bare": (bare, {}, terms, "/v1/catalog/cards", "name"),
+                       "floor: bare + SQL": (floor, {}, terms, "/v1/catalog/cards", "name")}
+            for label, (base, h, ts, path, param) in targets.items():  # warm-up: connections, pages, imports
+                if not isinstance(ts, Fresh):
+                    await drive(base, h, ts, 1.0, args.concurrency, path, param)
             # the targets take turns, ``--rounds`` slices each, so a change in the machine's load
             # during the run falls on all of them alike instead of on whichever ran at that moment
             slices: dict[str, list[dict]] = {label: [] for label in targets}
             for _ in range(args.rounds):
-                for label, (base, h) in targets.items():
-                    slices[label].append(await drive(base, h, terms, args.seconds / args.rounds, args.concurrency))
+                for label, (base, h, ts, path, param) in targets.items():
+                    slices[label].append(await drive(base, h, ts, args.seconds / args.rounds, args.concurrency,
+                                                     path, param))
             results = {label: summarize(sl) for label, sl in slices.items()}
+            if fresh.used >= len(fresh) or fresh_ac.used >= len(fresh_ac):
+                print("note: the distinct terms ran out before the cold runs' time was up")
         cards = "(--url)" if args.url else f"{args.cards:,}"
         print(f"db={args.db} cards={cards} terms={len(terms)} page={len(sample):,} bytes "
               f"concurrency={args.concurrency} workers={args.workers} rounds={args.rounds} (first pass over the "
@@ -326,9 +407,13 @@ async def main_async(args) -> None:
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
         print(f"  tool only (in-process, one at a time, no HTTP/auth): p50 {tool_res['p50']:.1f} ms  "
               f"p99 {tool_res['p99']:.1f} ms")
-        for label in ("cardwise, no cache", "cardwise, cached", "floor: bare + SQL"):
+        print(f"  search index build: {built_s:.1f} s; distinct terms used: {fresh.used:,} of {len(fresh):,} names, "
+              f"{fresh_ac.used:,} of {len(fresh_ac):,} prefixes")
+        for label in ("cardwise, no cache", "cardwise, cached", "cardwise, cold names", "autocomplete, cold",
+                      "floor: bare + SQL"):
             print(f"  ratio {label} / bare req/s: {results[label]['rps'] / results['bare']['rps']:.2f}")
     finally:
+        shutil.rmtree(search_dir, ignore_errors=True)  # the run's own index (derived: rebuilt next time)
         if cleanup:
             import asyncpg
 

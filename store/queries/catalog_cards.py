@@ -11,7 +11,16 @@ from sqlalchemy import and_, func, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
-    Attribute, Card, CardAttribute, CardPrice, CardSet, FieldValue, MetadataField, Parallel, ParallelCard, Release,
+    Attribute,
+    Card,
+    CardAttribute,
+    CardPrice,
+    CardSet,
+    FieldValue,
+    MetadataField,
+    Parallel,
+    ParallelCard,
+    Release,
 )
 from store.queries import card_name_search
 from store.queries._util import page
@@ -54,7 +63,7 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     term = card_name_search.name_only_term(f, sort, order, dialect_of(session))
     if term is not None:  # SQLite's most common search: a name alone, in name order
         ids, total = await card_name_search.page_ids(session, term, skip, take)
-        rows = list((await session.execute(card_select().where(Card.id.in_(ids))))) if ids else []
+        rows = list(await session.execute(card_select().where(Card.id.in_(ids)))) if ids else []
         pos = {cid: i for i, cid in enumerate(ids)}
         return sorted(rows, key=lambda r: pos[r.id]), total
     conds = card_conds(f, dialect_of(session))
@@ -79,6 +88,28 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     if skip == 0:
         return rows, 0
     return await page(session, card_select().where(*conds), skip=skip, take=take)
+
+
+async def base_prices(*, session: AsyncSession, card_ids: list[uuid.UUID]
+                      ) -> dict[tuple[uuid.UUID, None], dict[str, int]]:
+    """The shown prices (raw, grades 9 and 10) of base cards, one statement: a ranked page's only read."""
+    out: dict[tuple[uuid.UUID, None], dict[str, int]] = defaultdict(dict)
+    if card_ids:
+        stmt = select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents).where(
+            CardPrice.card_id.in_(card_ids), CardPrice.parallel_id.is_(None))
+        for cid, key, cents in (await session.execute(stmt)).all():
+            if _wanted_key(key):
+                out[(cid, None)][key] = cents
+    return out
+
+
+async def rows_in_order(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> list[Any]:
+    """The cards of these ids, in the order given (a page ranked by the search index)."""
+    if not card_ids:
+        return []
+    rows = list((await session.execute(card_select().where(Card.id.in_(card_ids)))).all())
+    pos = {cid: i for i, cid in enumerate(card_ids)}
+    return sorted(rows, key=lambda r: pos[r.id])
 
 
 async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort: str | None,
