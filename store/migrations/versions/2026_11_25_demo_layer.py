@@ -4,7 +4,7 @@
 ``cardwise import demo`` (releases with ``source = 'demo'``) are marked with their sets and cards.
 
 Revision ID: demo_0001
-Revises: catalog_0003
+Revises: keys_0002
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "demo_0001"
-down_revision = "catalog_0003"
+down_revision = "keys_0002"
 branch_labels = None
 depends_on = None
 
