@@ -13,18 +13,12 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp.server import ServerRequestContext
-from mcp.server.stdio import stdio_server
+if TYPE_CHECKING:
+    from mcp.server import ServerRequestContext
 
-from api.mcp_server import build_server
-from api.middleware import KeyCache
-from api.settings import load_settings
-from store import migrations
-from store.db import create_engine, sessionmaker
-from store.queries import keys as key_queries
-from tools.context import Caller, ToolContext
+    from tools.context import Caller
 
 log = logging.getLogger("cardwise.mcp")
 KEY_ENV = "CARDWISE_API_KEY"
@@ -38,6 +32,17 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 async def serve(key: str, allow_writes: bool) -> int:
+    # imported here, not at the top: `cardwise --help` and `serve --workers N` must not load the app
+    # (prometheus_client's multiprocess mode is chosen before it is first imported)
+    from mcp.server.stdio import stdio_server
+
+    from api.mcp_server import build_server
+    from api.middleware import KeyCache
+    from api.settings import load_settings
+    from store.db import create_engine, sessionmaker
+    from store.queries import keys as key_queries
+    from tools.context import Caller, ToolContext
+
     settings = load_settings()
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            connect_timeout=settings.db_timeout_s, command_timeout=settings.db_command_timeout_s)
@@ -76,6 +81,8 @@ async def serve(key: str, allow_writes: bool) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from api import logs
+    from api.settings import load_settings
+    from store import migrations
 
     key = os.environ.get(KEY_ENV, "").strip()
     if not key:

@@ -16,7 +16,7 @@ def test_import_help_lists_every_importer_and_says_what_source_is(capsys):
     out = capsys.readouterr().out
     assert done.value.code == 0
     assert "SOURCE" in out and "a folder, file or URL" in out
-    for name in ("junkwax PATH", "tcgdex PATH", "psa-sales DIR", "demo", "grades", "prices-synthetic [N]"):
+    for name in ("junkwax PATH", "tcgdex PATH", "psa-sales DIR|URL", "demo", "grades", "prices-synthetic [N]"):
         assert f"  {name} " in out, name
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from api.cli import main
+from cli.main import main
 from store.db import create_engine, sessionmaker
 from store.importers import (
     demo,

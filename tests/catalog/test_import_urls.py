@@ -12,7 +12,7 @@ from functools import partial
 
 import pytest
 
-from api.cli import main
+from cli.main import main
 from store.importers import junkwax, psa_sales, tcgdex
 from store.importers._fetch import fetch
 from tests.conftest import shared_data

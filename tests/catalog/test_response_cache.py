@@ -108,8 +108,8 @@ def test_cache_settings_come_from_the_environment():
 
 
 def _slow_search(monkeypatch, fail_first: bool = False) -> list[int]:
-    """Count (and slow down) the card search queries the tool runs (SQL's search, or the read of the
-    cards or prices of the page the search index ranked); optionally fail the first."""
+    """Count (and slow down) the reads of a page of cards (once per page, whether SQL or the search
+    index ranked it); optionally fail the first."""
     calls: list[int] = []
 
     def slowed(real):
@@ -121,8 +121,7 @@ def _slow_search(monkeypatch, fail_first: bool = False) -> list[int]:
             return await real(**kw)
         return search
 
-    for name in ("search_cards", "rows_in_order", "base_prices"):
-        monkeypatch.setattr(catalog_cards, name, slowed(getattr(catalog_cards, name)))
+    monkeypatch.setattr(catalog_cards, "enrich", slowed(catalog_cards.enrich))
     return calls
 
 

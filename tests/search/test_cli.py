@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 
-from api import cli
+from cli import main as cli
 from store.models import Card, CardSet, Release, Segment
 from store.search import index_root, open_current
 from tests.conftest import shared_data

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from api.app import create_app
-from api.cli import main
+from cli.main import main
 from store.search import index_root
 
 
