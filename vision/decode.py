@@ -1,26 +1,48 @@
-"""Decoding uploads: format sniffing, HEIF/HEIC, EXIF orientation, bomb guard and downscaling.
+"""Decoding uploads, the one decoder of every image route: format sniffing, HEIF/HEIC, EXIF orientation,
+shape limits, a memory budget, and downscaling.
 
 ``sniff(data)`` names the format from the magic bytes (``jpeg``, ``png``, ``webp``, ``heic``) or
-returns None. ``decode(data)`` gives an RGB ``numpy`` array (H, W, 3) no larger than
-``MAX_SIDE`` on its long side, with the EXIF orientation applied. A file that is not one of the
-accepted formats raises ``VisionError('unsupported')``; a truncated or corrupt file, or one whose
-pixel count exceeds ``MAX_PIXELS`` (a decompression bomb), raises ``VisionError('corrupt' |
-'too_large')``.
+returns None. ``open_image(data)`` gives an RGB PIL image no larger than ``MAX_SIDE`` on its long
+side with the EXIF orientation applied; ``decode(data)`` the same as a ``numpy`` array (H, W, 3).
+
+Before any pixel is decoded the header is checked: each side at most ``MAX_INPUT_SIDE`` and at least
+``MIN_SIDE``, long side / short side at most ``MAX_ASPECT``, and the memory the decode would take
+(pixels x bytes per pixel of the decoded mode, plus the decoder's own buffer and a full-size
+conversion where the mode needs one: ``decode_cost``) at most ``DECODE_BUDGET`` bytes. A JPEG is
+decoded reduced (1/2, 1/4, 1/8: draft mode) when it is larger than needed, and its budget is counted
+at the reduced size. Shrinking happens before the conversion to RGB and the EXIF rotation, so those
+work on the small image. Errors: ``VisionError('unsupported' | 'corrupt' | 'too_large' | 'bad_shape')``.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import warnings
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
 from vision.errors import VisionError
 
-MAX_PIXELS = 64_000_000  # ~ 8000 x 8000; a 20 MB upload above this is a bomb
-MAX_SIDE = 2048
+MAX_SIDE = 2048               # long side of the decoded result
+MAX_INPUT_SIDE = 16_384       # px per side of the file itself
+MIN_SIDE = 16                 # px of the short side: below it there is no card to see
+MAX_ASPECT = 8.0              # long side / short side
+DECODE_BUDGET = 192 << 20     # bytes a decode may hold at full size
+MAX_PIXELS = DECODE_BUDGET // 4  # the most pixels any mode can decode within the budget (RGB is 4 B/px)
 CONTENT_TYPES = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "heic": "image/heic"}
+
+# bytes per pixel of Pillow's storage for a mode (RGB is stored in 4 bytes)
+_BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
+# modes converted to RGB (or L) at full size before they can be shrunk: the copy costs 4 B/px
+_CONVERT_FIRST = {"1", "P", "PA", "LA", "La", "RGBA", "RGBa", "RGBX", "CMYK", "YCbCr", "LAB", "HSV",
+                  "I", "F", "I;16", "I;16B", "I;16L", "I;16N"}
+# formats whose decoder fills a buffer of its own before Pillow copies it (4 B/px at most)
+_DECODER_BUFFER = {"webp", "heic"}
+_ORIENTATION = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+                4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270,
+                7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
 
 _HEIF_READY: bool | None = None
 
@@ -52,8 +74,48 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
-def open_image(data: bytes) -> Image.Image:
-    """Open, guard against bombs, apply EXIF orientation; returns an RGB PIL image (downscaled)."""
+def check_shape(w: int, h: int) -> None:
+    """Refuse sizes no photo of a card has (``bad_shape``) before anything is decoded."""
+    if w <= 0 or h <= 0 or max(w, h) > MAX_INPUT_SIDE:
+        raise VisionError("bad_shape", f"Image of {w}x{h} pixels: each side must be 1-{MAX_INPUT_SIDE} px")
+    if min(w, h) < MIN_SIDE:
+        raise VisionError("bad_shape", f"Image of {w}x{h} pixels: each side must be at least {MIN_SIDE} px")
+    if max(w, h) / min(w, h) > MAX_ASPECT:
+        raise VisionError("bad_shape", f"Image of {w}x{h} pixels: the long side may be at most "
+                                       f"{MAX_ASPECT:g} times the short side")
+
+
+def decode_cost(mode: str, size: tuple[int, int], fmt: str) -> int:
+    """Bytes a decode of ``size`` pixels in ``mode`` holds at full size (see the module docstring)."""
+    pixels = size[0] * size[1]
+    per_pixel = _BYTES_PER_PIXEL.get(mode, 4)
+    per_pixel += 4 if mode in _CONVERT_FIRST else 0
+    per_pixel += 4 if fmt in _DECODER_BUFFER else 0
+    return pixels * per_pixel
+
+
+def _draft_size(w: int, h: int, max_side: int) -> tuple[int, int]:
+    scale = max_side / max(w, h)
+    return max(1, math.ceil(w * scale)), max(1, math.ceil(h * scale))
+
+
+def _to_8bit(img: Image.Image) -> Image.Image:
+    """Grey images of 16 or 32 bits as 8-bit ``L``, scaled (Pillow's own conversion clips at 255)."""
+    arr = np.asarray(img)
+    shift = 8 if img.mode.startswith("I;16") or (arr.size and arr.max() > 255) else 0
+    return Image.fromarray(np.clip(arr.astype(np.float32) / (1 << shift), 0, 255).astype(np.uint8), "L")
+
+
+def _to_rgb(img: Image.Image) -> Image.Image:
+    if img.mode == "RGB":
+        return img
+    if img.mode in ("I", "F") or img.mode.startswith("I;16"):
+        img = _to_8bit(img)
+    return img.convert("RGB")
+
+
+def open_image(data: bytes, max_side: int = MAX_SIDE) -> Image.Image:
+    """Check, decode within the budget, shrink, orient: an RGB PIL image at most ``max_side`` px."""
     fmt = sniff(data)
     if fmt is None:
         raise VisionError("unsupported", "Unsupported image format; send JPEG, PNG, WebP or HEIC")
@@ -64,22 +126,30 @@ def open_image(data: bytes) -> Image.Image:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))
             w, h = img.size
-            if w * h > MAX_PIXELS or w <= 0 or h <= 0:
-                raise VisionError("too_large", f"Image of {w}x{h} pixels exceeds the {MAX_PIXELS} pixel limit")
-            if fmt == "jpeg":
-                img.draft("RGB", (MAX_SIDE, MAX_SIDE))
+            check_shape(w, h)
+            if fmt == "jpeg" and max(w, h) > max_side:
+                img.draft("RGB", _draft_size(w, h, max_side))
+            cost = decode_cost(img.mode, img.size, fmt)
+            if cost > DECODE_BUDGET:
+                raise VisionError("too_large", f"Image of {w}x{h} pixels ({img.mode}) needs {cost >> 20} MB to "
+                                               f"decode; the limit is {DECODE_BUDGET >> 20} MB (about "
+                                               f"{MAX_PIXELS // 1_000_000} megapixels of RGB)")
             img.load()
-            img = ImageOps.exif_transpose(img)
-            if img.mode != "RGB":
-                img = img.convert("RGBA").convert("RGB") if "A" in img.mode or img.mode == "P" else img.convert("RGB")
+            orientation = img.getexif().get(0x0112, 1)
+            if img.mode not in ("RGB", "L"):
+                img = _to_rgb(img)  # full-size copy, counted in the budget
+            if max(img.size) > max_side:
+                img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
+            img = _to_rgb(img)
+            if orientation in _ORIENTATION:
+                img = img.transpose(_ORIENTATION[orientation])
     except VisionError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise VisionError("too_large", "Image exceeds the pixel limit (decompression bomb)") from None
-    except (OSError, ValueError, SyntaxError, EOFError, IndexError, TypeError, MemoryError, RuntimeError) as exc:
+    except (OSError, ValueError, SyntaxError, EOFError, IndexError, TypeError, MemoryError, RuntimeError,
+            KeyError, ZeroDivisionError) as exc:
         raise VisionError("corrupt", f"The image could not be decoded ({type(exc).__name__})") from None
-    if max(img.size) > MAX_SIDE:
-        img.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.BILINEAR)
     return img
 
 
