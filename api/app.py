@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from aiohttp import web
 
@@ -11,14 +12,16 @@ from api.keys import CONTEXT, ENGINE, RESPONSE_CACHE, SETTINGS
 from api.middleware import (
     AUTH_FAILURES,
     KEY_CACHE,
+    REDIS,
     KeyCache,
     auth,
     errors,
     request_context,
     request_timeout,
+    server_header,
 )
 from api import protocol_errors
-from api.ratelimit import TokenBuckets, rate_limit_middleware
+from api.ratelimit import Limiter, rate_limit_middleware, redis_client
 from api.response_cache import ResponseCache
 from api.routes import EXTRA_RAW_ROUTES, RAW_ROUTES, setup_routes
 from store.db import create_engine, sessionmaker
@@ -29,14 +32,15 @@ from tools.settings import Settings
 log = logging.getLogger("cardwise.api")
 
 
-def middlewares(settings: Settings) -> list:
+def middlewares(settings: Settings, redis: Any = None) -> list:
     """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth, per-key rate limit."""
     out = [request_context, errors]
     if settings.request_timeout_s > 0:
         out.append(request_timeout(settings.request_timeout_s))
     out.append(auth)
     if settings.rate_limit_per_min > 0:
-        out.append(rate_limit_middleware(settings.rate_limit_per_min, settings.rate_limit_burst))
+        out.append(rate_limit_middleware(Limiter(settings.rate_limit_per_min, settings.rate_limit_burst,
+                                                 redis=redis, name="rate")))
     return out
 
 
@@ -45,8 +49,10 @@ def create_app(settings: Settings | None = None) -> web.Application:
 
     settings = settings or load_settings()
     protocol_errors.install()
+    # limits shared by every process and node when a Redis is configured (api/ratelimit.py)
+    redis = redis_client(settings.redis_url) if settings.redis_url else None
     app = web.Application(
-        middlewares=middlewares(settings),
+        middlewares=middlewares(settings, redis),
         client_max_size=settings.max_upload_bytes + 256 * 1024,
         # after refusing a body (413) aiohttp drains the rest so the client can read the answer; bound
         # that to 2 s (default 10) so a slow or compressed flood cannot hold the worker
@@ -67,8 +73,10 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[RESPONSE_CACHE].watch(read_catalog_version, settings.catalog_version_check_s)
     app[CONTEXT] = ToolContext(sessions=sessions, settings=settings,
                                services={KEY_CACHE: KeyCache(settings.auth_cache_s),
-                                         AUTH_FAILURES: TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
-                                         if settings.auth_fail_per_min > 0 else None})
+                                         AUTH_FAILURES: Limiter(settings.auth_fail_per_min, settings.auth_fail_burst,
+                                                                redis=redis, name="authfail")
+                                         if settings.auth_fail_per_min > 0 else None,
+                                         REDIS: redis})
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
         yield
@@ -77,9 +85,10 @@ def create_app(settings: Settings | None = None) -> web.Application:
 
     async def close_services(app: web.Application) -> None:
         for service in list(app[CONTEXT].services.values()):
-            if hasattr(service, "aclose"):
+            if service is not None and hasattr(service, "aclose"):
                 await service.aclose()
 
+    app.on_response_prepare.append(server_header)
     app.cleanup_ctx.append(dispose_engine)
     app.on_cleanup.append(close_services)
     setup_routes(app, RAW_ROUTES + EXTRA_RAW_ROUTES)

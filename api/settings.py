@@ -16,8 +16,9 @@ meaning:
 | CARDWISE_DB_COMMAND_TIMEOUT_S | 30 | longest one database statement may run (asyncpg command_timeout) |
 | CARDWISE_RATE_LIMIT_PER_MIN | 6000 | per-key request rate (token bucket refill per minute); 0 = no limit. Over it: 429 RATE_LIMITED with Retry-After |
 | CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
-| CARDWISE_AUTH_FAIL_PER_MIN | 60 | unknown or revoked API keys one client address may present a minute (after a burst of CARDWISE_AUTH_FAIL_BURST, 30); over it: 429 RATE_LIMITED without a key lookup; valid keys never count; 0 = no limit |
+| CARDWISE_AUTH_FAIL_PER_MIN | 60 | unknown, revoked or malformed API keys one client address may present a minute with the same key prefix (after a burst of CARDWISE_AUTH_FAIL_BURST, 30); over it: 429 RATE_LIMITED without a key lookup; valid keys never count and are never blocked by another key's failures; 0 = no limit |
 | CARDWISE_AUTH_FAIL_BURST | 30 | see CARDWISE_AUTH_FAIL_PER_MIN |
+| CARDWISE_REDIS_URL | (empty) | `redis://host:6379/0`: the per-key rate limit and the failed-key counters live in Redis, shared by every process and node (if Redis cannot be reached, each process counts on its own meanwhile); empty = per process |
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
 | CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; a catalog change made outside `cardwise import`/`cardwise vision` (e.g. by hand in SQL) shows within this time; 0 = off |
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
@@ -66,6 +67,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         rate_limit_burst=int(get("RATE_LIMIT_BURST", base.rate_limit_burst)),
         auth_fail_per_min=int(get("AUTH_FAIL_PER_MIN", base.auth_fail_per_min)),
         auth_fail_burst=int(get("AUTH_FAIL_BURST", base.auth_fail_burst)),
+        redis_url=env.get("CARDWISE_REDIS_URL", base.redis_url).strip(),
         request_timeout_s=float(get("REQUEST_TIMEOUT_S", base.request_timeout_s)),
         catalog_cache_s=float(get("CATALOG_CACHE_S", base.catalog_cache_s)),
         catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
