@@ -8,6 +8,7 @@ it (a failure is 400 ``VALIDATION_ERROR``); the output model is dumped by alias.
 from __future__ import annotations
 
 import json
+import re
 import typing
 from typing import Any
 
@@ -19,7 +20,7 @@ from api.keys import CALLER, CONTEXT, RESPONSE_CACHE
 from api.middleware import PUBLIC_ATTR
 from api.response_cache import CACHE_HEADER, cache_key
 from tools._models import Binary, Upload
-from tools._registry import Tool, dump_output, parse_input
+from tools._registry import Tool, dump_output, parse_input, unstorable_text
 from tools.errors import ServiceError
 
 JSON_BODY_LIMIT = 1024 * 1024
@@ -34,27 +35,57 @@ def _is_list(annotation: Any) -> bool:
     return any(_is_list(a) for a in typing.get_args(annotation)) if origin is not None else False
 
 
-def _query_fields(model: type[BaseModel]) -> dict[str, bool]:
-    """Accepted query keys (field name and alias) -> whether the field takes a list."""
-    out: dict[str, bool] = {}
+def _is_int(annotation: Any) -> bool:
+    """An integer field (``int``, ``int | None``, ``list[int]``, annotated or not), booleans aside."""
+    if annotation is int:
+        return True
+    return any(_is_int(a) for a in typing.get_args(annotation))
+
+
+def _query_fields(model: type[BaseModel]) -> dict[str, tuple[bool, bool]]:
+    """Accepted query keys (field name and alias) -> (whether the field takes a list, whether it is an integer)."""
+    out: dict[str, tuple[bool, bool]] = {}
     for name, f in model.model_fields.items():
-        is_list = _is_list(f.annotation)
-        out[name] = is_list
+        kind = (_is_list(f.annotation), _is_int(f.annotation))
+        out[name] = kind
         if f.alias:
-            out[f.alias] = is_list
+            out[f.alias] = kind
     return out
 
 
+def _check_integers(key: str, values: list[str]) -> None:
+    """Integers in a query string are plain digits: ``5_0``, ``+5``, ``5.0``, ``1e2`` are refused."""
+    for v in values:
+        if not _DIGITS.match(v):
+            raise ServiceError("VALIDATION_ERROR", f"{key}: must be a whole number written in digits, got {v[:40]!r}")
+
+
+def is_json_type(content_type: str) -> bool:
+    """``application/json`` or a ``+json`` type; no Content-Type at all counts as JSON."""
+    ctype = content_type.lower()
+    return ctype in ("", "application/json", "application/octet-stream") or ctype.endswith("+json")
+
+
+_DIGITS = re.compile(r"^-?[0-9]{1,30}$")
+
+
 async def read_json(request: web.Request) -> Any:
+    if not is_json_type(request.content_type if "Content-Type" in request.headers else ""):
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE",
+                           f"Unsupported content type {request.content_type}; send application/json")
     if request.content_length is not None and request.content_length > JSON_BODY_LIMIT:
         raise ServiceError("PAYLOAD_TOO_LARGE", f"JSON body larger than {JSON_BODY_LIMIT} bytes")
     raw = await _read_limited(request.content, JSON_BODY_LIMIT)
     if not raw.strip():
         raise ServiceError("VALIDATION_ERROR", "A JSON body is required")
     try:
-        return json.loads(raw)
+        body = json.loads(raw)
     except (ValueError, RecursionError):
         raise ServiceError("VALIDATION_ERROR", "The request body is not valid JSON") from None
+    problem = unstorable_text(body)
+    if problem:
+        raise ServiceError("VALIDATION_ERROR", problem)
+    return body
 
 
 async def _read_limited(stream: Any, limit: int) -> bytes:
@@ -133,7 +164,10 @@ def as_handler(t: Tool):
             values = [v for v in request.query.getall(key) if v != ""]
             if not values:
                 continue
-            data[key] = values if accepted[key] else values[-1]
+            is_list, is_int = accepted[key]
+            if is_int:
+                _check_integers(key, values)
+            data[key] = values if is_list else values[-1]
         if request.method in ("POST", "PUT", "PATCH"):
             if t.body == "fields":
                 body = await read_json(request)
