@@ -236,18 +236,18 @@ async def _known_caller(request: web.Request, key: str) -> Caller | None:
     # loop) is answered 429 without a database lookup once it has spent its failures
     failures = ctx.services.get(AUTH_FAILURES)
     bucket = _failure_key(request, key)
-    if not well_formed(key):
-        if failures is not None:
-            await failures.take(bucket)
-        return None
     cache: KeyCache = ctx.services[KEY_CACHE]
-    digest = key_queries.hash_key(key)
-    caller = cache.get(digest)
+    digest = key_queries.hash_key(key) if well_formed(key) else ""
+    caller = cache.get(digest) if digest else None
     if caller is not None:
         return caller
     wait = await failures.wait(bucket) if failures is not None else 0.0
     if wait > 0:
         raise rate_limited("Too many invalid API keys from this address", wait)
+    if not digest:  # not a key at all: a failure, without a lookup
+        if failures is not None:
+            await failures.take(bucket)
+        return None
     async with ctx.sessions() as session:
         row = await key_queries.find_active(session=session, plaintext=key)
     if row is None:
