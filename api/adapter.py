@@ -7,9 +7,11 @@ it (a failure is 400 ``VALIDATION_ERROR``); the output model is dumped by alias.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import typing
+import zlib
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -75,7 +77,7 @@ async def read_json(request: web.Request) -> Any:
                            f"Unsupported content type {request.content_type}; send application/json")
     if request.content_length is not None and request.content_length > JSON_BODY_LIMIT:
         raise ServiceError("PAYLOAD_TOO_LARGE", f"JSON body larger than {JSON_BODY_LIMIT} bytes")
-    raw = await _read_limited(request.content, JSON_BODY_LIMIT)
+    raw = await _read_limited(request.content, JSON_BODY_LIMIT, request)
     if not raw.strip():
         raise ServiceError("VALIDATION_ERROR", "A JSON body is required")
     try:
@@ -88,17 +90,59 @@ async def read_json(request: web.Request) -> Any:
     return body
 
 
-async def _read_limited(stream: Any, limit: int) -> bytes:
+# Content-Encoding of a request body -> zlib window bits. The app turns aiohttp's own decompression
+# off (it inflates the whole body on the event loop, a 1 MB gzip bomb 1 GB of work); bodies are
+# inflated here instead, only as far as the limit.
+_ENCODINGS = {"gzip": 16 + 15, "x-gzip": 16 + 15, "deflate": 15}
+
+
+def _decoder(request: web.Request) -> Any:
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding in ("", "identity"):
+        return None
+    if encoding not in _ENCODINGS:
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE", f"Unsupported Content-Encoding {encoding[:40]}; send gzip, "
+                                                     "deflate or none")
+    return zlib.decompressobj(_ENCODINGS[encoding])
+
+
+_INFLATE_STEP = 512 * 1024  # bytes inflated between two turns of the event loop
+# past its first megabyte a body may be at most this many times its compressed size: a bomb (a 1 MB
+# gzip of 1 GB of zeros) is refused after 1 MB of work instead of at the upload limit (20 MB) x clients
+MAX_RATIO = 200
+
+
+async def _read_limited(stream: Any, limit: int, request: web.Request | None = None) -> bytes:
+    inflate = _decoder(request) if request is not None else None
     chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = await stream.read(64 * 1024) if hasattr(stream, "read") else b""
-        if not chunk:
-            break
+    size = wire = 0
+
+    def add(chunk: bytes) -> None:
+        nonlocal size
         size += len(chunk)
         if size > limit:
             raise ServiceError("PAYLOAD_TOO_LARGE", f"Body larger than {limit} bytes")
+        if inflate is not None and size > (1 << 20) and size > MAX_RATIO * wire:
+            raise ServiceError("PAYLOAD_TOO_LARGE", f"Body inflates more than {MAX_RATIO} times its compressed "
+                                                    "size (a decompression bomb)")
         chunks.append(chunk)
+
+    step = 64 * 1024 if inflate is None else 8 * 1024  # small compressed reads: the ratio is checked early
+    while True:
+        chunk = await stream.read(step) if hasattr(stream, "read") else b""
+        if not chunk:
+            break
+        wire += len(chunk)
+        if inflate is None:
+            add(chunk)
+            continue
+        while chunk:  # in steps, never past the limit, letting other requests run in between
+            try:
+                add(inflate.decompress(chunk, min(_INFLATE_STEP, limit - size + 1)))
+            except zlib.error:
+                raise ServiceError("VALIDATION_ERROR", "The body is not valid for its Content-Encoding") from None
+            chunk = inflate.unconsumed_tail
+            await asyncio.sleep(0)
     return b"".join(chunks)
 
 
@@ -108,6 +152,8 @@ async def read_upload(request: web.Request, limit: int, field: str = "image") ->
         raise ServiceError("PAYLOAD_TOO_LARGE", f"Images are limited to {limit // (1024 * 1024)} MB")
     ctype = (request.content_type or "").lower()
     if ctype.startswith("multipart/"):
+        if _decoder(request) is not None:
+            raise ServiceError("UNSUPPORTED_MEDIA_TYPE", "A multipart body cannot have a Content-Encoding")
         try:
             reader = await request.multipart()
             async for part in reader:
@@ -124,7 +170,7 @@ async def read_upload(request: web.Request, limit: int, field: str = "image") ->
         raise ServiceError("VALIDATION_ERROR", f"Multipart field '{field}' is required")
     if ctype and ctype not in UPLOAD_TYPES:
         raise ServiceError("UNSUPPORTED_MEDIA_TYPE", f"Unsupported content type {ctype}; send JPEG, PNG, WebP or HEIC")
-    data = await _read_limited(request.content, limit)
+    data = await _read_limited(request.content, limit, request)
     if not data:
         raise ServiceError("VALIDATION_ERROR", "An image is required (multipart field 'image' or a raw image body)")
     return Upload(data=data, content_type=ctype or None)

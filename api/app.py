@@ -55,8 +55,10 @@ def create_app(settings: Settings | None = None) -> web.Application:
         middlewares=middlewares(settings, redis),
         client_max_size=settings.max_upload_bytes + 256 * 1024,
         # after refusing a body (413) aiohttp drains the rest so the client can read the answer; bound
-        # that to 2 s (default 10) so a slow or compressed flood cannot hold the worker
-        handler_args={"lingering_time": 2.0},
+        # that to 2 s (default 10) so a slow flood cannot hold the worker
+        handler_args={"lingering_time": 2.0,
+                      # compressed bodies are inflated by the adapter, up to the limit (api/adapter.py)
+                      "auto_decompress": False},
     )
     app[SETTINGS] = settings
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,

@@ -29,17 +29,18 @@ MAX_SIDE = 2048               # long side of the decoded result
 MAX_INPUT_SIDE = 16_384       # px per side of the file itself
 MIN_SIDE = 16                 # px of the short side: below it there is no card to see
 MAX_ASPECT = 8.0              # long side / short side
-DECODE_BUDGET = 192 << 20     # bytes a decode may hold at full size
-MAX_PIXELS = DECODE_BUDGET // 4  # the most pixels any mode can decode within the budget (RGB is 4 B/px)
+DECODE_BUDGET = 192 << 20     # bytes a decode may hold at its peak (see decode_cost)
 CONTENT_TYPES = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "heic": "image/heic"}
 
 # bytes per pixel of Pillow's storage for a mode (RGB is stored in 4 bytes)
 _BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
-# modes converted to RGB (or L) at full size before they can be shrunk: the copy costs 4 B/px
-_CONVERT_FIRST = {"1", "P", "PA", "LA", "La", "RGBA", "RGBa", "RGBX", "CMYK", "YCbCr", "LAB", "HSV",
-                  "I", "F", "I;16", "I;16B", "I;16L", "I;16N"}
-# formats whose decoder fills a buffer of its own before Pillow copies it (4 B/px at most)
-_DECODER_BUFFER = {"webp", "heic"}
+_GREY = {"1", "L", "LA", "I", "F", "I;16", "I;16B", "I;16L", "I;16N"}  # shrunk as 8-bit L, colour as RGB
+# bytes per pixel of the full-size conversion before shrinking (RGB and L need none): 16-bit grey
+# takes a raw copy (2), its 8-bit result (1) and that as an image (1); 32-bit grey a float copy too
+_CONVERSION = {"RGB": 0, "L": 0, "1": 1, "LA": 1, "I;16": 4, "I;16B": 4, "I;16L": 4, "I;16N": 4, "I": 13, "F": 13}
+# formats whose decoder fills buffers of its own before Pillow copies the pixels (measured: libwebp
+# hands over RGBA bytes that Pillow copies twice; libheif and libjpeg hold less)
+_DECODER_BUFFERS = {"webp": 10, "heic": 2, "jpeg": 1}
 _ORIENTATION = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
                 4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270,
                 7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
@@ -85,13 +86,16 @@ def check_shape(w: int, h: int) -> None:
                                        f"{MAX_ASPECT:g} times the short side")
 
 
-def decode_cost(mode: str, size: tuple[int, int], fmt: str) -> int:
-    """Bytes a decode of ``size`` pixels in ``mode`` holds at full size (see the module docstring)."""
+def decode_cost(mode: str, size: tuple[int, int], fmt: str, max_side: int = MAX_SIDE) -> int:
+    """Bytes a decode of ``size`` pixels in ``mode`` holds at its peak: the raster, the decoder's own
+    buffers, the full-size conversion to RGB or 8-bit grey, and the resize's intermediate image (one
+    pass at the new width over the full height: pixels x scale). Measured within 10 % on PNG RGB, RGBA,
+    16-bit grey, WebP, HEIC and JPEG (``docs/hostile-inputs.md``)."""
     pixels = size[0] * size[1]
-    per_pixel = _BYTES_PER_PIXEL.get(mode, 4)
-    per_pixel += 4 if mode in _CONVERT_FIRST else 0
-    per_pixel += 4 if fmt in _DECODER_BUFFER else 0
-    return pixels * per_pixel
+    per_pixel = _BYTES_PER_PIXEL.get(mode, 4) + _CONVERSION.get(mode, 4) + _DECODER_BUFFERS.get(fmt, 0)
+    scale = min(1.0, max_side / max(size))
+    after = 1 if mode in _GREY else 4
+    return int(pixels * per_pixel + (pixels * scale * after if scale < 1 else 0))
 
 
 def _draft_size(w: int, h: int, max_side: int) -> tuple[int, int]:
@@ -100,18 +104,25 @@ def _draft_size(w: int, h: int, max_side: int) -> tuple[int, int]:
 
 
 def _to_8bit(img: Image.Image) -> Image.Image:
-    """Grey images of 16 or 32 bits as 8-bit ``L``, scaled (Pillow's own conversion clips at 255)."""
+    """Grey images of 16 or 32 bits as 8-bit ``L``, scaled (Pillow's own conversion clips at 255).
+    16-bit takes one copy of the raster and an 8-bit result, nothing larger."""
     arr = np.asarray(img)
-    shift = 8 if img.mode.startswith("I;16") or (arr.size and arr.max() > 255) else 0
-    return Image.fromarray(np.clip(arr.astype(np.float32) / (1 << shift), 0, 255).astype(np.uint8), "L")
+    out = np.empty(arr.shape, np.uint8)
+    if img.mode.startswith("I;16"):
+        np.right_shift(arr, 8, out=out, casting="unsafe")
+    else:  # 32-bit integer or float grey (not produced by the accepted formats; kept correct, not frugal)
+        scale = 256.0 if arr.size and arr.max() > 255 else 1.0
+        np.clip(arr / scale, 0, 255, out=out, casting="unsafe")
+    return Image.fromarray(out, "L")
 
 
-def _to_rgb(img: Image.Image) -> Image.Image:
-    if img.mode == "RGB":
+def _shrinkable(img: Image.Image) -> Image.Image:
+    """The image in a mode Pillow shrinks without another full-size copy: 8-bit ``L`` for grey, else RGB."""
+    if img.mode in ("RGB", "L"):
         return img
     if img.mode in ("I", "F") or img.mode.startswith("I;16"):
-        img = _to_8bit(img)
-    return img.convert("RGB")
+        return _to_8bit(img)
+    return img.convert("L" if img.mode in _GREY else "RGB")
 
 
 def open_image(data: bytes, max_side: int = MAX_SIDE) -> Image.Image:
@@ -129,18 +140,17 @@ def open_image(data: bytes, max_side: int = MAX_SIDE) -> Image.Image:
             check_shape(w, h)
             if fmt == "jpeg" and max(w, h) > max_side:
                 img.draft("RGB", _draft_size(w, h, max_side))
-            cost = decode_cost(img.mode, img.size, fmt)
+            cost = decode_cost(img.mode, img.size, fmt, max_side)
             if cost > DECODE_BUDGET:
                 raise VisionError("too_large", f"Image of {w}x{h} pixels ({img.mode}) needs {cost >> 20} MB to "
-                                               f"decode; the limit is {DECODE_BUDGET >> 20} MB (about "
-                                               f"{MAX_PIXELS // 1_000_000} megapixels of RGB)")
+                                               f"decode; the limit is {DECODE_BUDGET >> 20} MB: send a smaller "
+                                               "image (JPEGs of any size decode reduced)")
             img.load()
             orientation = img.getexif().get(0x0112, 1)
-            if img.mode not in ("RGB", "L"):
-                img = _to_rgb(img)  # full-size copy, counted in the budget
+            img = _shrinkable(img)  # a full-size copy unless RGB or L, counted in the budget
             if max(img.size) > max_side:
                 img.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
-            img = _to_rgb(img)
+            img = img.convert("RGB") if img.mode != "RGB" else img
             if orientation in _ORIENTATION:
                 img = img.transpose(_ORIENTATION[orientation])
     except VisionError:

@@ -44,7 +44,9 @@ def test_the_budget_counts_bytes_per_pixel_and_the_decoders_copies():
     assert dec.decode_cost("RGB", (1000, 1000), "png") == 4_000_000
     assert dec.decode_cost("RGBA", (1000, 1000), "png") == 8_000_000  # plus its full-size conversion
     assert dec.decode_cost("I;16", (1000, 1000), "png") == 6_000_000
-    assert dec.decode_cost("RGB", (1000, 1000), "webp") == 8_000_000  # libwebp's buffer, then Pillow's
+    assert dec.decode_cost("RGB", (1000, 1000), "webp") == 14_000_000  # libwebp's buffers, then Pillow's
+    # shrinking 4096 x 1000 to 2048 px passes through a 2048 x 1000 image
+    assert dec.decode_cost("RGB", (4096, 1000), "png") == 4096 * 1000 * 4 + 2048 * 1000 * 4
 
 
 def test_a_jpeg_is_decoded_reduced_and_counted_at_the_reduced_size(monkeypatch):

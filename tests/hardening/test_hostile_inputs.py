@@ -159,3 +159,43 @@ async def test_no_response_names_the_server_software_or_version(client, auth):
         assert not any(ch.isdigit() for ch in server)
     status, headers, _ = await _raw(client, b"GARBAGE\r\n\r\n")
     assert status == 400 and "aiohttp" not in headers.get("server", "").lower()
+
+
+# --------------------------------------------------------------------------- compressed bodies
+async def test_compressed_bodies_are_inflated_by_the_app_up_to_the_limit(client, auth, monkeypatch):
+    import gzip
+    import zlib
+
+    body = json.dumps({"name": "Zipped"}).encode()
+    resp = await client.post("/v1/collectors/", data=gzip.compress(body),
+                             headers={**auth, "Content-Type": "application/json", "Content-Encoding": "gzip"})
+    assert resp.status == 201 and (await resp.json())["name"] == "Zipped"
+    resp = await client.post("/v1/collectors/", data=b"\x1f\x8b not gzip",
+                             headers={**auth, "Content-Type": "application/json", "Content-Encoding": "gzip"})
+    await _json_error(resp, 400, "VALIDATION_ERROR")
+    resp = await client.post("/v1/collectors/", data=body,
+                             headers={**auth, "Content-Type": "application/json", "Content-Encoding": "br"})
+    await _json_error(resp, 415, "UNSUPPORTED_MEDIA_TYPE")
+    # a bomb is inflated only as far as the limit allows (1 MB of JSON), never whole (64 MB here)
+    inflated = []
+    real = zlib.decompressobj
+
+    class Counting:
+        def __init__(self, wbits):
+            self.inner = real(wbits)
+
+        def decompress(self, data, max_length=0):
+            out = self.inner.decompress(data, max_length)
+            inflated.append(len(out))
+            return out
+
+        @property
+        def unconsumed_tail(self):
+            return self.inner.unconsumed_tail
+
+    monkeypatch.setattr("api.adapter.zlib.decompressobj", Counting)
+    bomb = gzip.compress(b"\0" * (64 << 20), compresslevel=9)
+    resp = await client.post("/v1/collectors/", data=bomb,
+                             headers={**auth, "Content-Type": "application/json", "Content-Encoding": "gzip"})
+    await _json_error(resp, 413, "PAYLOAD_TOO_LARGE")
+    assert sum(inflated) <= (1 << 20) + 1
