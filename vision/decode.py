@@ -6,12 +6,13 @@ returns None. ``open_image(data)`` gives an RGB PIL image no larger than ``MAX_S
 side with the EXIF orientation applied; ``decode(data)`` the same as a ``numpy`` array (H, W, 3).
 
 Before any pixel is decoded the header is checked: each side at most ``MAX_INPUT_SIDE`` and at least
-``MIN_SIDE``, long side / short side at most ``MAX_ASPECT``, and the memory the decode would take
-(pixels x bytes per pixel of the decoded mode, plus the decoder's own buffer and a full-size
-conversion where the mode needs one: ``decode_cost``) at most ``DECODE_BUDGET`` bytes. A JPEG is
-decoded reduced (1/2, 1/4, 1/8: draft mode) when it is larger than needed, and its budget is counted
-at the reduced size. Shrinking happens before the conversion to RGB and the EXIF rotation, so those
-work on the small image. Errors: ``VisionError('unsupported' | 'corrupt' | 'too_large' | 'bad_shape')``.
+``MIN_SIDE``, long side / short side at most ``MAX_ASPECT``, and the memory the decode would take at
+its peak (``decode_cost``: pixels x bytes per pixel of the decoded mode, the decoder's own buffers, a
+full-size conversion where the mode needs one, the resize's intermediate image) at most
+``DECODE_BUDGET`` bytes. A JPEG is decoded reduced (1/2, 1/4, 1/8: draft mode) when it is larger than
+needed, and its budget is counted at the reduced size. Colour is shrunk as RGB and grey as 8-bit L;
+the final RGB conversion and the EXIF rotation work on the small image. Errors:
+``VisionError('unsupported' | 'corrupt' | 'too_large' | 'bad_shape')``.
 """
 
 from __future__ import annotations
