@@ -210,7 +210,8 @@ async def main() -> int:
                     p99s["image"].append(p99)
                 peak = servers.peak_mb()[0]
                 worst = max(p99s["image"])
-                print(f"server peak over the run: {peak:.0f} MB (target <= 600 MB: {'met' if peak <= 600 else 'NOT met'})")
+                verdict = "met" if peak <= 600 else "NOT met"
+                print(f"server peak over the run: {peak:.0f} MB (target <= 600 MB: {verdict})")
                 print(f"/health p99 while {args.parallel} hostile image uploads run: worst {worst:.1f} ms, median "
                       f"{statistics.median(p99s['image']):.1f} ms (alone {idle_p99:.1f} ms; target <= 100 ms: "
                       f"{'met' if worst <= 100 else 'NOT met'}); under the body attacks: worst "

@@ -129,7 +129,8 @@ async def test_the_collection_image_is_decoded_in_the_image_worker(client, auth,
         return real(data, **kw)
 
     monkeypatch.setattr(collection_images, "open_image", recording)
-    status, _ = await _post_image(client, auth, "COLLECTION", encoded(Image.new("RGB", (400, 300)), "JPEG"), "image/jpeg")
+    photo = encoded(Image.new("RGB", (400, 300)), "JPEG")
+    status, _ = await _post_image(client, auth, "COLLECTION", photo, "image/jpeg")
     assert status == 200
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
     assert threads[0].name.startswith("cardwise-vision")

@@ -78,7 +78,8 @@ async def test_lone_surrogates_are_400_everywhere_and_store_nothing(client, auth
 async def test_non_utf8_key_bytes_are_401_and_count_as_failed_keys(aiohttp_client, make_settings, auth, header):
     client = await aiohttp_client(create_app(make_settings(auth_fail_per_min=60, auth_fail_burst=3)))
     value = (b"Bearer " if header == "Authorization" else b"") + b"cw_\xff\xfe\x80key"
-    payload = b"GET /health/auth HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + header.encode() + b": " + value + b"\r\n\r\n"
+    payload = (b"GET /health/auth HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+               + header.encode() + b": " + value + b"\r\n\r\n")
     for _ in range(3):
         status, headers, body = await _raw(client, payload)
         assert status == 401 and json.loads(body)["code"] == "UNAUTHORIZED"
