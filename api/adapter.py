@@ -7,8 +7,11 @@ it (a failure is 400 ``VALIDATION_ERROR``); the output model is dumped by alias.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import typing
+import zlib
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -19,7 +22,7 @@ from api.keys import CALLER, CONTEXT, RESPONSE_CACHE
 from api.middleware import PUBLIC_ATTR
 from api.response_cache import CACHE_HEADER, cache_key
 from tools._models import Binary, Upload
-from tools._registry import Tool, dump_output, parse_input
+from tools._registry import Tool, dump_output, parse_input, unstorable_text
 from tools.errors import ServiceError
 
 JSON_BODY_LIMIT = 1024 * 1024
@@ -34,40 +37,112 @@ def _is_list(annotation: Any) -> bool:
     return any(_is_list(a) for a in typing.get_args(annotation)) if origin is not None else False
 
 
-def _query_fields(model: type[BaseModel]) -> dict[str, bool]:
-    """Accepted query keys (field name and alias) -> whether the field takes a list."""
-    out: dict[str, bool] = {}
+def _is_int(annotation: Any) -> bool:
+    """An integer field (``int``, ``int | None``, ``list[int]``, annotated or not), booleans aside."""
+    if annotation is int:
+        return True
+    return any(_is_int(a) for a in typing.get_args(annotation))
+
+
+def _query_fields(model: type[BaseModel]) -> dict[str, tuple[bool, bool]]:
+    """Accepted query keys (field name and alias) -> (whether the field takes a list, whether it is an integer)."""
+    out: dict[str, tuple[bool, bool]] = {}
     for name, f in model.model_fields.items():
-        is_list = _is_list(f.annotation)
-        out[name] = is_list
+        kind = (_is_list(f.annotation), _is_int(f.annotation))
+        out[name] = kind
         if f.alias:
-            out[f.alias] = is_list
+            out[f.alias] = kind
     return out
 
 
+def _check_integers(key: str, values: list[str]) -> None:
+    """Integers in a query string are plain digits: ``5_0``, ``+5``, ``5.0``, ``1e2`` are refused."""
+    for v in values:
+        if not _DIGITS.match(v):
+            raise ServiceError("VALIDATION_ERROR", f"{key}: must be a whole number written in digits, got {v[:40]!r}")
+
+
+def is_json_type(content_type: str) -> bool:
+    """``application/json`` or a ``+json`` type; no Content-Type at all counts as JSON."""
+    ctype = content_type.lower()
+    return ctype in ("", "application/json", "application/octet-stream") or ctype.endswith("+json")
+
+
+_DIGITS = re.compile(r"^-?[0-9]{1,30}$")
+
+
 async def read_json(request: web.Request) -> Any:
+    if not is_json_type(request.content_type if "Content-Type" in request.headers else ""):
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE",
+                           f"Unsupported content type {request.content_type}; send application/json")
     if request.content_length is not None and request.content_length > JSON_BODY_LIMIT:
         raise ServiceError("PAYLOAD_TOO_LARGE", f"JSON body larger than {JSON_BODY_LIMIT} bytes")
-    raw = await _read_limited(request.content, JSON_BODY_LIMIT)
+    raw = await _read_limited(request.content, JSON_BODY_LIMIT, request)
     if not raw.strip():
         raise ServiceError("VALIDATION_ERROR", "A JSON body is required")
     try:
-        return json.loads(raw)
+        body = json.loads(raw)
     except (ValueError, RecursionError):
         raise ServiceError("VALIDATION_ERROR", "The request body is not valid JSON") from None
+    problem = unstorable_text(body)
+    if problem:
+        raise ServiceError("VALIDATION_ERROR", problem)
+    return body
 
 
-async def _read_limited(stream: Any, limit: int) -> bytes:
+# Content-Encoding of a request body -> zlib window bits. The app turns aiohttp's own decompression
+# off (it inflates the whole body on the event loop, a 1 MB gzip bomb 1 GB of work); bodies are
+# inflated here instead, only as far as the limit.
+_ENCODINGS = {"gzip": 16 + 15, "x-gzip": 16 + 15, "deflate": 15}
+
+
+def _decoder(request: web.Request) -> Any:
+    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding in ("", "identity"):
+        return None
+    if encoding not in _ENCODINGS:
+        raise ServiceError("UNSUPPORTED_MEDIA_TYPE", f"Unsupported Content-Encoding {encoding[:40]}; send gzip, "
+                                                     "deflate or none")
+    return zlib.decompressobj(_ENCODINGS[encoding])
+
+
+_INFLATE_STEP = 512 * 1024  # bytes inflated between two turns of the event loop
+# past its first megabyte a body may be at most this many times its compressed size: a bomb (a 1 MB
+# gzip of 1 GB of zeros) is refused after 1 MB of work instead of at the upload limit (20 MB) x clients
+MAX_RATIO = 200
+
+
+async def _read_limited(stream: Any, limit: int, request: web.Request | None = None) -> bytes:
+    inflate = _decoder(request) if request is not None else None
     chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = await stream.read(64 * 1024) if hasattr(stream, "read") else b""
-        if not chunk:
-            break
+    size = wire = 0
+
+    def add(chunk: bytes) -> None:
+        nonlocal size
         size += len(chunk)
         if size > limit:
             raise ServiceError("PAYLOAD_TOO_LARGE", f"Body larger than {limit} bytes")
+        if inflate is not None and size > (1 << 20) and size > MAX_RATIO * wire:
+            raise ServiceError("PAYLOAD_TOO_LARGE", f"Body inflates more than {MAX_RATIO} times its compressed "
+                                                    "size (a decompression bomb)")
         chunks.append(chunk)
+
+    step = 64 * 1024 if inflate is None else 8 * 1024  # small compressed reads: the ratio is checked early
+    while True:
+        chunk = await stream.read(step) if hasattr(stream, "read") else b""
+        if not chunk:
+            break
+        wire += len(chunk)
+        if inflate is None:
+            add(chunk)
+            continue
+        while chunk:  # in steps, never past the limit, letting other requests run in between
+            try:
+                add(inflate.decompress(chunk, min(_INFLATE_STEP, limit - size + 1)))
+            except zlib.error:
+                raise ServiceError("VALIDATION_ERROR", "The body is not valid for its Content-Encoding") from None
+            chunk = inflate.unconsumed_tail
+            await asyncio.sleep(0)
     return b"".join(chunks)
 
 
@@ -77,6 +152,8 @@ async def read_upload(request: web.Request, limit: int, field: str = "image") ->
         raise ServiceError("PAYLOAD_TOO_LARGE", f"Images are limited to {limit // (1024 * 1024)} MB")
     ctype = (request.content_type or "").lower()
     if ctype.startswith("multipart/"):
+        if _decoder(request) is not None:
+            raise ServiceError("UNSUPPORTED_MEDIA_TYPE", "A multipart body cannot have a Content-Encoding")
         try:
             reader = await request.multipart()
             async for part in reader:
@@ -93,7 +170,7 @@ async def read_upload(request: web.Request, limit: int, field: str = "image") ->
         raise ServiceError("VALIDATION_ERROR", f"Multipart field '{field}' is required")
     if ctype and ctype not in UPLOAD_TYPES:
         raise ServiceError("UNSUPPORTED_MEDIA_TYPE", f"Unsupported content type {ctype}; send JPEG, PNG, WebP or HEIC")
-    data = await _read_limited(request.content, limit)
+    data = await _read_limited(request.content, limit, request)
     if not data:
         raise ServiceError("VALIDATION_ERROR", "An image is required (multipart field 'image' or a raw image body)")
     return Upload(data=data, content_type=ctype or None)
@@ -136,7 +213,10 @@ def as_handler(t: Tool):
             values = [v for v in request.query.getall(name) if v != ""]
             if not values:
                 continue
-            data[name] = values if accepted[name] else values[-1]
+            is_list, is_int = accepted[name]
+            if is_int:
+                _check_integers(name, values)
+            data[name] = values if is_list else values[-1]
         if request.method in ("POST", "PUT", "PATCH"):
             if t.body == "fields":
                 body = await read_json(request)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from aiohttp import web
 
@@ -11,16 +12,18 @@ from api.keys import CONTEXT, ENGINE, RESPONSE_CACHE, SETTINGS
 from api.middleware import (
     AUTH_FAILURES,
     KEY_CACHE,
+    REDIS,
     KeyCache,
     auth,
     errors,
     request_context,
     request_timeout,
+    server_header,
 )
 from api import protocol_errors
 from api import mcp_http
 from api.mcp_http import setup_mcp
-from api.ratelimit import TokenBuckets, rate_limit_middleware
+from api.ratelimit import Limiter, rate_limit_middleware, redis_client
 from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
 from api.agent_routes import LLM, LLMSlot, close_llm
@@ -34,14 +37,15 @@ from tools.usage import UsageCounter
 log = logging.getLogger("cardwise.api")
 
 
-def middlewares(settings: Settings) -> list:
+def middlewares(settings: Settings, redis: Any = None) -> list:
     """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth, per-key rate limit."""
     out = [request_context, errors]
     if settings.request_timeout_s > 0:
         out.append(request_timeout(settings.request_timeout_s))
     out.append(auth)
     if settings.rate_limit_per_min > 0:
-        out.append(rate_limit_middleware(settings.rate_limit_per_min, settings.rate_limit_burst))
+        out.append(rate_limit_middleware(Limiter(settings.rate_limit_per_min, settings.rate_limit_burst,
+                                                 redis=redis, name="rate")))
     out.append(count_usage)
     return out
 
@@ -51,12 +55,16 @@ def create_app(settings: Settings | None = None) -> web.Application:
 
     settings = settings or load_settings()
     protocol_errors.install()
+    # limits shared by every process and node when a Redis is configured (api/ratelimit.py)
+    redis = redis_client(settings.redis_url) if settings.redis_url else None
     app = web.Application(
-        middlewares=middlewares(settings),
+        middlewares=middlewares(settings, redis),
         client_max_size=settings.max_upload_bytes + 256 * 1024,
         # after refusing a body (413) aiohttp drains the rest so the client can read the answer; bound
-        # that to 2 s (default 10) so a slow or compressed flood cannot hold the worker
-        handler_args={"lingering_time": 2.0},
+        # that to 2 s (default 10) so a slow flood cannot hold the worker
+        handler_args={"lingering_time": 2.0,
+                      # compressed bodies are inflated by the adapter, up to the limit (api/adapter.py)
+                      "auto_decompress": False},
     )
     app[SETTINGS] = settings
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
@@ -74,7 +82,8 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[CONTEXT] = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
     app[KEY_CACHE] = KeyCache(settings.auth_cache_s)
     if settings.auth_fail_per_min > 0:
-        app[AUTH_FAILURES] = TokenBuckets(settings.auth_fail_per_min, settings.auth_fail_burst)
+        app[AUTH_FAILURES] = Limiter(settings.auth_fail_per_min, settings.auth_fail_burst, redis=redis, name="authfail")
+    app[REDIS] = redis
     app[LLM] = LLMSlot(settings)
 
     async def dispose_engine(app: web.Application) -> AsyncIterator[None]:
@@ -82,6 +91,12 @@ def create_app(settings: Settings | None = None) -> web.Application:
         await app[ENGINE].dispose()
         log.info("database pool closed")
 
+    async def close_redis(app: web.Application) -> None:
+        if app[REDIS] is not None:
+            await app[REDIS].aclose()
+
+    app.on_response_prepare.append(server_header)
+    app.on_cleanup.append(close_redis)
     app.cleanup_ctx.append(dispose_engine)
     app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes
     app.cleanup_ctx.append(close_llm)

@@ -12,9 +12,10 @@ import uuid
 from aiohttp import web
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import StaleDataError
 
 from api.keys import CALLER, CONTEXT, REQUEST_ID
-from api.ratelimit import TokenBuckets, rate_limited
+from api.ratelimit import Limiter, rate_limited
 from tools import metrics
 from tools.context import Caller
 from tools.errors import STATUS_BY_CODE, ServiceError
@@ -25,6 +26,14 @@ REQUEST_ID_HEADER = "X-Request-Id"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 PUBLIC_ATTR = "__cardwise_public__"
 CODE_BY_STATUS = {v: k for k, v in reversed(list(STATUS_BY_CODE.items()))}
+
+
+SERVER_NAME = "cardwise"  # the Server header: never aiohttp's software and version
+
+
+async def server_header(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: name no software version in the Server header."""
+    response.headers["Server"] = SERVER_NAME
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> web.Response:
@@ -132,6 +141,9 @@ async def errors(request: web.Request, handler):
         return error_response(exc.status, code, message, headers)
     except asyncio.CancelledError:
         raise
+    except StaleDataError:
+        # the row was deleted by a concurrent request between its read and its write
+        return error_response(404, "NOT_FOUND", "Not found: it was deleted by a concurrent request")
     except IntegrityError:
         # a concurrent write won a race on a unique constraint the tool had checked
         log.info("integrity conflict", extra={"request_id": request.get(REQUEST_ID)})
@@ -150,13 +162,23 @@ async def errors(request: web.Request, handler):
 
 
 def presented_key(request: web.Request) -> str | None:
-    key = request.headers.get("X-API-Key")
-    if key:
-        return key.strip()
-    auth = request.headers.get("Authorization", "")
-    if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None
-    return None
+    """The API key of the request (``X-API-Key``, else ``Authorization: Bearer``). Two different keys in
+    one request (both headers, or the header twice) are refused with 400; the SDKs send the same key
+    in both, which is fine."""
+    keys = {k.strip() for k in request.headers.getall("X-API-Key", ()) if k.strip()}
+    for value in request.headers.getall("Authorization", ()):
+        if value[:7].lower() == "bearer " and value[7:].strip():
+            keys.add(value[7:].strip())
+    if len(keys) > 1:
+        raise ServiceError("VALIDATION_ERROR", "Conflicting credentials: the request carries more than one API key "
+                                               "(X-API-Key and Authorization: Bearer must name the same key)")
+    return keys.pop() if keys else None
+
+
+def well_formed(key: str) -> bool:
+    """A key is printable ASCII of at most 200 characters; anything else (bytes that are not UTF-8,
+    control characters) cannot be a key and is answered 401 without a lookup."""
+    return len(key) <= 200 and key.isascii() and key.isprintable()
 
 
 def is_public(request: web.Request) -> bool:
@@ -196,29 +218,41 @@ class KeyCache:
 
 
 KEY_CACHE = web.AppKey("key_cache", KeyCache)  # made once per app by create_app
-# failed key lookups per client address (absent = no limit)
-AUTH_FAILURES = web.AppKey("auth_failures", TokenBuckets)
+# failed key lookups per client address and key prefix (absent = no limit)
+AUTH_FAILURES = web.AppKey("auth_failures", Limiter)
+REDIS = web.AppKey("redis", object)  # the Redis client of the shared limits (None without one)
+
+
+def _failure_key(request: web.Request, key: str) -> str:
+    """Failed keys are counted per client address and key prefix, so a client in a loop with a wrong
+    key (or many behind one proxy) never locks out a valid key from the same address."""
+    prefix = key[:len(key_queries.KEY_PREFIX) + 7] if well_formed(key) else "malformed"
+    return f"{request.remote or 'unknown'}|{prefix}"
 
 
 async def _known_caller(request: web.Request, key: str) -> Caller | None:
     ctx = request.app[CONTEXT]
+    # an address that keeps presenting the same unknown key (guessing, or a misconfigured client in a
+    # loop) is answered 429 without a database lookup once it has spent its failures
+    failures = request.app.get(AUTH_FAILURES)
+    bucket = _failure_key(request, key)
     cache = request.app[KEY_CACHE]
-    digest = key_queries.hash_key(key)
-    caller = cache.get(digest)
+    digest = key_queries.hash_key(key) if well_formed(key) else ""
+    caller = cache.get(digest) if digest else None
     if caller is not None:
         return caller
-    # an address that keeps presenting unknown keys (guessing, or a misconfigured client in a loop)
-    # is answered 429 without a database lookup once it has spent its failures
-    failures = request.app.get(AUTH_FAILURES)
-    address = request.remote or "unknown"
-    wait = failures.wait(address) if failures is not None else 0.0
+    wait = await failures.wait(bucket) if failures is not None else 0.0
     if wait > 0:
         raise rate_limited("Too many invalid API keys from this address", wait)
+    if not digest:  # not a key at all: a failure, without a lookup
+        if failures is not None:
+            await failures.take(bucket)
+        return None
     async with ctx.sessions() as session:
         row = await key_queries.find_active(session=session, plaintext=key)
     if row is None:
         if failures is not None:
-            failures.take(address)
+            await failures.take(bucket)
         return None
     caller = Caller(key_id=row.id, name=row.name)
     cache.put(digest, caller)

@@ -10,7 +10,7 @@ import json
 
 from aiohttp import web, web_protocol
 
-from api.middleware import CODE_BY_STATUS
+from api.middleware import CODE_BY_STATUS, SERVER_NAME
 
 
 def protocol_error_body(status: int, message: str | None) -> dict[str, str]:
@@ -30,7 +30,7 @@ def install() -> None:
     def handle_error(self, request, status=500, exc=None, message=None):
         original(self, request, status, exc, message)  # aiohttp's logging and checks
         resp = web.Response(status=status, text=json.dumps(protocol_error_body(status, message)),
-                            content_type="application/json")
+                            content_type="application/json", headers={"Server": SERVER_NAME})
         resp.force_close()
         return resp
 

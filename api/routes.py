@@ -54,8 +54,15 @@ async def console(request: web.Request) -> web.StreamResponse:
 @public
 async def static_file(request: web.Request) -> web.StreamResponse:
     root = STATIC_DIR.resolve()
-    path = (root / request.match_info["path"]).resolve()
-    if not path.is_relative_to(root) or not path.is_file():
+    name = request.match_info["path"]
+    if not name.isprintable():  # a NUL (``index.html%00.js``) or control character names no file
+        raise web.HTTPNotFound()
+    try:
+        path = (root / name).resolve()
+        found = path.is_relative_to(root) and path.is_file()
+    except (OSError, ValueError):  # a name the file system cannot take (too long, not encodable)
+        found = False
+    if not found:
         raise web.HTTPNotFound()
     return web.FileResponse(path, headers=_CONSOLE_HEADERS)
 
@@ -91,12 +98,14 @@ def setup_routes(app: web.Application, table: RouteTable) -> None:
     for t in table.tools:
         assert t.path and t.method
         by_path[t.path].append((t.method, as_handler(t)))
-    for path in sorted(by_path, key=_sort_key):
-        resource = app.router.add_resource(path)
-        for method, handler in by_path[path]:
+    def add(resource, routes: list[tuple[str, Any]]) -> None:
+        for method, handler in routes:
             resource.add_route(method, handler)
+            if method == "GET":  # HEAD answers as GET would, without the body
+                resource.add_route("HEAD", handler)
+
+    for path in sorted(by_path, key=_sort_key):
+        add(app.router.add_resource(path), by_path[path])
         alt = path[:-1] if path.endswith("/") and len(path) > 1 else path + "/"
         if alt not in by_path and path != "/" and not path.endswith("+}"):
-            alt_res = app.router.add_resource(alt)
-            for method, handler in by_path[path]:
-                alt_res.add_route(method, handler)
+            add(app.router.add_resource(alt), by_path[path])

@@ -19,6 +19,7 @@ its default and meaning:
 | CARDWISE_RATE_LIMIT_BURST | 600 | per-key bucket size: requests a key may send at once before the rate applies |
 | CARDWISE_AUTH_FAIL_PER_MIN | 60 | unknown or revoked API keys one client address may present a minute (after a burst of CARDWISE_AUTH_FAIL_BURST, 30); over it: 429 RATE_LIMITED without a key lookup; valid keys never count; 0 = no limit |
 | CARDWISE_AUTH_FAIL_BURST | 30 | see CARDWISE_AUTH_FAIL_PER_MIN |
+| CARDWISE_REDIS_URL | (empty) | `redis://host:6379/0`: the per-key rate limit and the failed-key counters live in Redis, shared by every process and node (if Redis cannot be reached, each process counts on its own meanwhile); empty = per process |
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
 | CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; a catalog change made outside `cardwise import`/`cardwise vision` (e.g. by hand in SQL) shows within this time; 0 = off |
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |

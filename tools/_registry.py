@@ -178,25 +178,38 @@ def validation_message(exc: ValidationError) -> str:
     return "; ".join(parts[:5]) or "Invalid input"
 
 
-def _has_nul(value: Any) -> bool:
-    """A NUL character anywhere in the strings of ``value`` (PostgreSQL text cannot hold one)."""
+def _bad_text(v: str) -> str | None:
+    if "\x00" in v:
+        return "Text values may not contain NUL characters"
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return "Text values must be valid Unicode (no lone surrogates such as \\udc80)"
+    return None
+
+
+def unstorable_text(value: Any) -> str | None:
+    """Why a string in ``value`` (keys included) cannot be stored (a NUL, which PostgreSQL text cannot
+    hold, or a lone surrogate, which is not UTF-8), or None when every string can."""
     stack = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, str):
-            if "\x00" in v:
-                return True
+            problem = _bad_text(v)
+            if problem:
+                return problem
         elif isinstance(v, dict):
             stack.extend(v.keys())
             stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
-    return False
+    return None
 
 
 def parse_input(t: Tool, data: Any) -> BaseModel:
-    if _has_nul(data):
-        raise ServiceError("VALIDATION_ERROR", "Text values may not contain NUL characters")
+    problem = unstorable_text(data)
+    if problem:
+        raise ServiceError("VALIDATION_ERROR", problem)
     try:
         return t.input_model.model_validate(data)
     except ValidationError as exc:

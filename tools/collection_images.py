@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import logging
 import uuid
-import warnings
 
 from pydantic import Field
 
@@ -16,48 +15,35 @@ from tools._registry import tool
 from tools.collections import entry_or_404
 from tools.context import ToolContext
 from tools.errors import ServiceError
+from tools.identify import release_memory, run_cpu
+from vision.decode import CONTENT_TYPES, heif_available, open_image, sniff
+from vision.errors import VisionError
 
 log = logging.getLogger("cardwise.collections")
 
-FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp", "HEIF": "image/heic"}
-MAX_PIXELS = 80_000_000
 THUMB_SIZE = (320, 320)
-
-try:  # HEIC decoding is optional: present when pillow-heif is installed
-    import pillow_heif  # type: ignore[import-not-found]
-
-    pillow_heif.register_heif_opener()
-except ImportError:  # pragma: no cover - depends on the environment
-    pillow_heif = None
+heif_available()  # registers HEIC with Pillow where pillow-heif is installed
 
 
-def decode(data: bytes) -> tuple[str, bytes]:
-    """Verify the bytes are a JPEG/PNG/WebP/HEIC image; return its content type and a JPEG thumbnail."""
-    from PIL import Image, UnidentifiedImageError
+def thumbnail(data: bytes) -> tuple[str, bytes]:
+    """Check the bytes with the shared decoder (``vision.decode``: formats, shape, memory budget);
+    return the image's content type and a JPEG thumbnail. Runs in the image worker, off the loop."""
+    img = open_image(data, max_side=max(THUMB_SIZE) * 2)
+    img.thumbnail(THUMB_SIZE)
+    out = io.BytesIO()
+    img.save(out, "JPEG", quality=85)
+    return CONTENT_TYPES[sniff(data) or "jpeg"], out.getvalue()
 
-    unsupported = ServiceError("UNSUPPORTED_MEDIA_TYPE", "Upload a JPEG, PNG, WebP or HEIC image")
+
+async def checked_thumbnail(data: bytes) -> tuple[str, bytes]:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(data))
-            fmt = (img.format or "").upper()
-            if fmt == "MPO":
-                fmt = "JPEG"
-            if fmt not in FORMATS:
-                raise unsupported
-            if img.width * img.height > MAX_PIXELS:
-                raise ServiceError("VALIDATION_ERROR", f"Image has more than {MAX_PIXELS} pixels")
-            img.load()
-            thumb = img.convert("RGB")
-            thumb.thumbnail(THUMB_SIZE)
-            out = io.BytesIO()
-            thumb.save(out, "JPEG", quality=85)
-    except ServiceError:
-        raise
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombWarning,
-            Image.DecompressionBombError):
-        raise unsupported from None
-    return FORMATS[fmt], out.getvalue()
+        return await run_cpu(thumbnail, data)
+    except VisionError as exc:
+        if exc.kind in ("unsupported", "corrupt"):
+            raise ServiceError("UNSUPPORTED_MEDIA_TYPE", "Upload a JPEG, PNG, WebP or HEIC image") from None
+        raise ServiceError("VALIDATION_ERROR", exc.message) from None
+    finally:
+        release_memory()
 
 
 class EntryRef(CamelIn):
@@ -80,12 +66,12 @@ class ImageUploaded(CamelOut):
       body="binary", agent=False, extra_statuses=(413, 415))
 async def upload_image(ctx: ToolContext, body: ImageUpload) -> ImageUploaded:
     """Upload (or replace) the photo of a collection entry; stores the image and a JPEG thumbnail."""
-    content_type, thumb = decode(body.image.data)
+    content_type, thumb = await checked_thumbnail(body.image.data)
     async with ctx.transaction() as s:
         entry = await entry_or_404(s, ctx, body.collection_id, body.card_id)
         old = await q.card_image(session=s, entry_id=entry.id)
         if old is not None:
-            await q.remove(session=s, row=old)
+            await q.remove(session=s, row=old, must_exist=False)  # a concurrent replace may have won
         row = await q.add(session=s, row=ImageRow(id=uuid.uuid4(), collection_card_id=entry.id,
                                                   content_type=content_type, data=body.image.data, thumb=thumb,
                                                   uploaded_at=ctx.clock()))

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from tools.errors import ServiceError
 from tools.settings import Settings
@@ -43,9 +45,22 @@ class ToolContext:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """One tool call = one transaction: committed on success, rolled back on any error."""
-        async with self.sessions() as session, session.begin():
-            yield session
+        """One tool call = one transaction: committed on success, rolled back on any error. A race lost
+        to a concurrent request is the caller's 404 (the row was deleted under it: ``StaleDataError``)
+        or 409 (a constraint it had checked: ``IntegrityError``), for REST and the agent alike."""
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        except StaleDataError:
+            raise ServiceError("NOT_FOUND", "Not found: it was deleted by a concurrent request") from None
+        except IntegrityError:
+            raise ServiceError("CONFLICT", "The request conflicts with a concurrent change; it was not applied") \
+                from None
+        except DBAPIError as exc:
+            state = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+            if isinstance(state, str) and state.startswith("40"):  # deadlock or serialization failure
+                raise ServiceError("CONFLICT", "The request collided with a concurrent change; retry it") from None
+            raise
 
     async def service(self, name: str, version: Any, build: Callable[[], Awaitable[Any]]) -> Any:
         """The service kept under ``name``, rebuilt by ``build()`` when ``version`` differs from the one

@@ -13,9 +13,9 @@ import asyncio
 import uuid
 import weakref
 from datetime import datetime, timedelta, timezone
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from store.models import Feedback
 from store.queries import feedback as q
@@ -58,6 +58,13 @@ class FeedbackResponse(Out):
     data: FeedbackRecord
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must contain text, not only whitespace")
+    return value
+
+
+Message = Annotated[str, AfterValidator(_not_blank)]
 _MESSAGE = Field(min_length=1, max_length=1000, description="The feedback text, 1-1000 characters")
 _TYPE = Field(None, description="data_error, missing_data, suggestion, bug or other")
 
@@ -66,12 +73,12 @@ class EntityFeedbackInput(In):
     entity_type: EntityType = Field(description="card, set, release, manufacturer, segment or identify")
     id: UUIDStr = Field(description="Id of the entity (for identify: the requestId of an identification)")
     feedback_type: FeedbackType | None = _TYPE
-    message: str = _MESSAGE
+    message: Message = _MESSAGE
 
 
 class GeneralFeedbackInput(In):
     feedback_type: FeedbackType | None = _TYPE
-    message: str = _MESSAGE
+    message: Message = _MESSAGE
 
 
 class FeedbackGetQuery(In):
@@ -132,14 +139,12 @@ async def feedback_general(ctx: ToolContext, body: GeneralFeedbackInput) -> Feed
     return await _submit(ctx, "general", None, body.feedback_type, body.message)
 
 
-@tool("feedback_get", method="GET", path="/v1/feedback/{id}", extra_statuses=(403,))
+@tool("feedback_get", method="GET", path="/v1/feedback/{id}", extra_statuses=(404,))
 async def feedback_get(ctx: ToolContext, query: FeedbackGetQuery) -> FeedbackResponse:
     """Read one of your feedback submissions and its review status."""
     async with ctx.transaction() as s:
         row = await q.get(session=s, feedback_id=uuid.UUID(query.id))
-        if row is None:
+        if row is None or row.api_key_id != ctx.key_id():  # another key's feedback is as if absent
             raise not_found("Feedback", query.id)
-        if row.api_key_id != ctx.key_id():
-            raise ServiceError("FORBIDDEN", "This feedback belongs to another API key")
         record = _record(row)
     return FeedbackResponse(success=True, message="Feedback retrieved", data=record)

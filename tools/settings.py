@@ -25,6 +25,8 @@ class Settings:
     # failed API-key lookups per client address: refill per minute and bucket size; 0 turns it off
     auth_fail_per_min: int = 60
     auth_fail_burst: int = 30
+    # Redis URL for the rate limits and failed-key counters shared by every process and node; empty = per process
+    redis_url: str = ""
     # overall time one request may take before it is answered 503 (above the agent's worst case of
     # llm_timeout_s x llm_max_retries plus backoff); 0 turns it off
     request_timeout_s: float = 180.0

@@ -11,6 +11,7 @@ import uuid
 from typing import Any, Literal
 
 from sqlalchemy import and_, delete, exists, func, select
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -55,9 +56,12 @@ async def add(*, session: AsyncSession, row: Any) -> Any:
     return row
 
 
-async def remove(*, session: AsyncSession, row: Any) -> None:
-    """Delete one row; the database cascades to its dependants (collections, cards, binders, lists)."""
-    await session.execute(delete(type(row)).where(type(row).id == row.id))
+async def remove(*, session: AsyncSession, row: Any, must_exist: bool = True) -> None:
+    """Delete one row; the database cascades to its dependants (collections, cards, binders, lists).
+    Raises ``StaleDataError`` when ``must_exist`` and a concurrent transaction deleted it first."""
+    result = await session.execute(delete(type(row)).where(type(row).id == row.id))
+    if must_exist and result.rowcount == 0:
+        raise StaleDataError(f"{type(row).__tablename__} {row.id} was deleted by a concurrent transaction")
 
 
 async def _named_page(session: AsyncSession, stmt: Any, model: Any, *, name: str | None, sort: str | None,

@@ -28,7 +28,9 @@ async def _raw(client, payload: bytes) -> tuple[int, dict[str, str], bytes]:
     b"GET /v1/catalog/cards HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 70000 + b"\r\n\r\n",
     b"POST /v1/collectors HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
     b"GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n",
-], ids=["request-line", "header-too-long", "bad-chunk", "negative-length"])
+    b"GET /v1/catalog/cards?name=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
+], ids=["request-line", "header-too-long", "bad-chunk", "negative-length", "url-over-8kb", "nul-in-target"])
 async def test_malformed_http_gets_a_json_4xx(client, payload):
     status, headers, body = await _raw(client, payload)
     assert 400 <= status < 500
@@ -36,6 +38,7 @@ async def test_malformed_http_gets_a_json_4xx(client, payload):
     doc = json.loads(body)
     assert doc["code"] == "VALIDATION_ERROR" and doc["error"].startswith("Malformed HTTP request")
     assert "Traceback" not in doc["error"]
+    assert "aiohttp" not in headers.get("server", "").lower()
 
 
 def test_server_errors_stay_generic():

@@ -6,6 +6,7 @@ import asyncio
 import uuid
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from store.models import Feedback, IdentificationRequest
@@ -93,13 +94,23 @@ async def test_duplicate_within_an_hour_is_409(client, auth, other_auth, session
     assert (await client.post(url, json={"message": "wrong team"}, headers=auth)).status == 201
 
 
-async def test_other_keys_feedback_is_403_and_unknown_is_404(client, auth, other_auth):
+async def test_other_keys_feedback_is_404_as_if_unknown(client, auth, other_auth):
     r = await client.post("/v1/feedback/general", json={"message": "hello"}, headers=auth)
     fid = (await r.json())["data"]["unique_id"]
     r = await client.get(f"/v1/feedback/{fid}", headers=other_auth)
-    assert r.status == 403 and (await r.json())["code"] == "FORBIDDEN"
-    r = await client.get(f"/v1/feedback/{uuid.uuid4()}", headers=auth)
-    assert r.status == 404
+    theirs = await r.json()
+    r = await client.get(f"/v1/feedback/{uuid.uuid4()}", headers=other_auth)
+    unknown = await r.json()
+    assert r.status == 404 and theirs["code"] == unknown["code"] == "NOT_FOUND"
+    assert (await client.get(f"/v1/feedback/{fid}", headers=auth)).status == 200
+
+
+@pytest.mark.parametrize("message", ["   ", "\t\n", "\u00a0\u2003"])
+async def test_whitespace_only_feedback_is_400_and_not_stored(client, auth, sessions, message):
+    r = await client.post("/v1/feedback/general", json={"message": message}, headers=auth)
+    assert r.status == 400 and (await r.json())["code"] == "VALIDATION_ERROR"
+    async with sessions() as s:
+        assert (await s.scalars(select(Feedback))).all() == []
 
 
 async def test_51st_submission_of_the_day_is_429(client, auth, other_auth, sessions):

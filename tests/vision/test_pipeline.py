@@ -12,7 +12,7 @@ from PIL import Image
 
 from tools._identify_match import parallel_ranking
 from vision import detect
-from vision.decode import MAX_PIXELS, decode, sniff
+from vision.decode import DECODE_BUDGET, decode, decode_cost, sniff
 from vision.errors import VisionError
 from vision.features import HashIndex, card_features
 from vision.photos import make_photo
@@ -52,7 +52,7 @@ def test_truncated_and_bomb_images_are_rejected():
     assert e.value.kind == "corrupt"
     big = io.BytesIO()
     Image.new("1", (12000, 12000)).save(big, "PNG")  # 144 Mpx in a few kB
-    assert len(big.getvalue()) < 1_000_000 and 12000 * 12000 > MAX_PIXELS
+    assert len(big.getvalue()) < 1_000_000 and decode_cost("1", (12000, 12000), "png") > DECODE_BUDGET
     with pytest.raises(VisionError) as e:
         decode(big.getvalue())
     assert e.value.kind == "too_large"
