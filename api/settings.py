@@ -25,6 +25,8 @@ meaning:
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
+| CARDWISE_IDENTIFY_BUDGET_S | 0.8 | photo identification: seconds from the upload within which a one-card photo's closer reads (enlarged, grey, turned, corners, small print) may start; past it the answer is what the reads so far give; 0 = no budget |
+| CARDWISE_IDENTIFY_BUDGET_PER_CARD_S | 0.5 | added to that budget for each further card located in the photo (a 9-card binder page: 4.8 s) |
 | CARDWISE_OCR_THREADS | 2 | onnxruntime threads of each OCR model (text detection, angle, recognition) |
 | CARDWISE_OCR_SPIN | 0 | 1 = onnxruntime's worker threads spin while waiting (faster only with spare cores; on a busy 2-core machine they take the core the next step needs) |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |
@@ -73,6 +75,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         catalog_version_check_s=float(get("CATALOG_VERSION_CHECK_S", base.catalog_version_check_s)),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
+        identify_budget_s=float(get("IDENTIFY_BUDGET_S", base.identify_budget_s)),
+        identify_budget_per_card_s=float(get("IDENTIFY_BUDGET_PER_CARD_S", base.identify_budget_per_card_s)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),
         llm_api_key=env.get("CARDWISE_LLM_API_KEY", base.llm_api_key),
         llm_model=get("LLM_MODEL", base.llm_model),

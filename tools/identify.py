@@ -229,8 +229,20 @@ def _way_up(reading: pipeline.Reading, ev: m.TextEvidence, cands: dict) -> bool 
     return reading.upside_down if m.name_read(ev, cands) else None
 
 
+def deadline(settings, started: float, cards: int) -> float | None:
+    """When a photo's closer reads must stop starting (``time.perf_counter()``): the upload's start plus the
+    one-card budget and more for each further card (``Settings.identify_budget_s``); None: no budget."""
+    if settings.identify_budget_s <= 0:
+        return None
+    return started + settings.identify_budget_s + settings.identify_budget_per_card_s * max(0, cards - 1)
+
+
+def _past(until: float | None) -> bool:
+    return until is not None and time.perf_counter() >= until
+
+
 async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
-                       request_names: RequestNames) -> m.TextEvidence:
+                       request_names: RequestNames, until: float | None = None) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), then its
@@ -248,6 +260,8 @@ async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: 
     corner_probs: list = []
     line_crops: list = []
     for step in ("colour", "grey", "turned", "corners"):
+        if _past(until):  # the photo's time is spent: answer with what the reads so far give
+            return ev
         if step == "corners":
             names = await request_names.get(s)
             closer, corner_probs = await run_cpu(smallprint.read_corners, reading.crop, names.classes,
@@ -265,6 +279,8 @@ async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: 
         ev = await _merge_lines(s, reading, closer, cands, segment_id)
         if not m.weak_text(ev, cands):
             return ev
+    if _past(until):
+        return ev
     return await _read_small_print(s, reading, ev, cands, segment_id, names, line_crops, corner_probs)
 
 
@@ -321,13 +337,14 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
 CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads
 
 
-async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id) -> list[Detection | None]:
+async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id,
+                         until: float | None = None) -> list[Detection | None]:
     """Every card located in a photo matched to the catalog, ``CARDS_AT_ONCE`` at a time, each in a
     transaction of its own: while one card's closer reads run in the image worker, another's catalog
     lookups and spotting run here (one card after another, a four-card photo of the real catalogs
     waited for them: 0.2-0.8 s of its 2.6-4.3 s). The image work itself stays one step at a time;
     more cards at once would only hold more of the pool's connections while they wait for it. The
-    answers keep the photo's order."""
+    answers keep the photo's order. ``until``: when closer reads stop starting (``deadline``)."""
     async with ctx.transaction() as s:
         index = await _reference_index(ctx, s)
     names = RequestNames(ctx)
@@ -335,7 +352,7 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
 
     async def one(r: pipeline.Reading) -> Detection | None:
         async with turns, ctx.transaction() as s:
-            return await _match(s, r, index, segment_id, names)
+            return await _match(s, r, index, segment_id, names, until)
 
     try:
         async with asyncio.TaskGroup() as tg:  # one card failing cancels the others
@@ -345,7 +362,8 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
     return [t.result() for t in tasks]
 
 
-async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames) -> Detection | None:
+async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames,
+                 until: float | None = None) -> Detection | None:
     ev = m.evidence(reading.lines)
     cands = await _text_candidates(s, ev, segment_id)
     visual: dict[uuid.UUID, float] = {}
@@ -354,7 +372,7 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
-        ev = await _read_closer(s, reading, ev, cands, segment_id, names)
+        ev = await _read_closer(s, reading, ev, cands, segment_id, names, until)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
@@ -489,7 +507,8 @@ async def _identify_image(ctx: ToolContext, data: bytes, key_id, segment_id, sta
     except VisionError as exc:
         raise vision_error(exc) from None
     request_id = uuid.uuid4()
-    detections = [d for d in await match_readings(ctx, analysis.readings, segment_id) if d is not None]
+    until = deadline(ctx.settings, started, len(analysis.readings))
+    detections = [d for d in await match_readings(ctx, analysis.readings, segment_id, until) if d is not None]
     ms = round((time.perf_counter() - started) * 1000, 1)
     result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
                             detected_count=len(analysis.readings),

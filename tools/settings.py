@@ -35,6 +35,10 @@ class Settings:
     # seconds between reads of the catalog version (raised by imports): cached answers are dropped when it moves
     catalog_version_check_s: float = 1.0
     feedback_daily_limit: int = 50
+    # photo identification: seconds from the upload for a one-card photo's closer reads, and more for each
+    # further card; past it the reads under way finish and the rest are skipped (0 = no budget)
+    identify_budget_s: float = 0.8
+    identify_budget_per_card_s: float = 0.5
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model
     llm_base_url: str = ""

@@ -374,6 +374,28 @@ def _frame_is_card(size: tuple[int, int], kept: list[Found], edge_maps: list[np.
     return float((union[left] > 0).mean()) >= FRAME_CONTENT
 
 
+TURNED = (0.4, 10.0)  # degrees: a scan turned this much in its frame is straightened by its largest outline
+
+
+def _frame_quad(size: tuple[int, int], kept: list[Found]) -> np.ndarray:
+    """The card's outline in an image it fills: the frame, or, where the largest outline located in it (its
+    photo box, its border's inner line) is turned ``TURNED`` degrees, the rectangle turned alike whose
+    corners touch the frame's sides (a scan turned by its scanner or a phone, its corners filled in)."""
+    w, h = size
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    big = max(kept, key=lambda f: f.area, default=None)
+    if big is None or big.area < 0.3 * w * h or not TURNED[0] <= abs(_angle(big.quad)) <= TURNED[1]:
+        return frame
+    t = np.radians(_angle(big.quad))
+    c, s = float(np.cos(t)), abs(float(np.sin(t)))
+    cw, ch = (w * c - h * s) / (c * c - s * s), (h * c - w * s) / (c * c - s * s)
+    if cw <= 0 or ch <= 0:
+        return frame
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    half = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
+    return (half @ rot.T + np.array([w / 2, h / 2], np.float32)).astype(np.float32)
+
+
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     """Every card and slab in the image, largest first (quads in the input's coordinates)."""
     h0, w0 = rgb.shape[:2]
@@ -426,8 +448,7 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
         if len(kept) >= max_objects:
             break
     if _frame_is_card((w, h), kept, edge_maps):
-        frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        kept = [Found(quad=frame, kind="card", score=1.0, whole=True)]
+        kept = [Found(quad=_frame_quad((w, h), kept), kind="card", score=1.0, whole=True)]
     for f in kept:
         if f.whole:
             continue
