@@ -231,8 +231,8 @@ def prefix_misread(key: str, read: str) -> bool:
     a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
     if not a or not b or a.group(2).lstrip("0") != b.group(2).lstrip("0") or a.group(1)[0] != b.group(1)[0]:
         return False
-    pa, pb = a.group(1), b.group(1)
-    return pa != pb and abs(len(pa) - len(pb)) <= 1 and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
+    pa, pb = a.group(1), b.group(1)  # read at full length or one letter longer ("No 1" is no "NNO1")
+    return pa != pb and len(pa) <= len(pb) <= len(pa) + 1 and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
 
 
 def _exact_forms(key: str) -> set[str]:

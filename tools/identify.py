@@ -384,6 +384,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     # a card without a reference image gets a neutral visual prior of 0.6 when the photo looks like some
     # reference image (so an imaged twin that matches wins); otherwise its text score stands alone
     looks_known = max(visual.values(), default=0.0) >= 0.6
+    lead_id, lead = _visual_lead(visual)
+    led = False
     scored = []
     for cid, c in cands.items():
         t = m.text_score(ev, c)
@@ -392,6 +394,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
             if t >= 0.6 and v >= 0.8:  # text and image agree: independent evidence compounds
                 f = max(f, 1 - (1 - t) * (1 - v))
+            if cid == lead_id and t + VISUAL_LEAD_WEIGHT * lead > f:  # the picture tells it from its namesakes
+                f, led = min(1.0, t + VISUAL_LEAD_WEIGHT * lead), not looks_known
         elif cid in visual:
             f = visual[cid]
         elif looks_known:
@@ -419,10 +423,13 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
     tied = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # e.g. a variation with the same text
     if level == "High" and (best_f - runner < 0.06 or tied is not None
-                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
-                            or 0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a number spotted
+                            or (m.number_read(ev, best["card"].number) > 0  # a number read decided it
+                                and _confusable_number(best, [cands[c] for _, c in scored[1:6]]))
+                            or (0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a
+                                and not (best_id == lead_id and visual[best_id] >= SAME_PICTURE))  # number spotted
                             or _stray_pick(ev, best, [cands[c] for _, c in scored[1:]])
-                            or best_id in ev.spotted_context):  # its release spotted among its namesakes
+                            or best_id in ev.spotted_context  # its release spotted among its namesakes
+                            or (led and best_id == lead_id)):  # a picture ahead of the rest, but not alike
         level = "Medium"
     if level != "Low" and _twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f):
         level = "Low"
@@ -439,6 +446,23 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     det = Detection(confidence=level, card=card, grading=grading)
     det._score = conf
     return det
+
+
+SAME_PICTURE = 0.85  # a photo this like one card's reference image, and no other's, shows that card
+VISUAL_LEAD, VISUAL_LEAD_MIN = 0.15, 0.4  # a reference image this far ahead of every other card's, and this alike
+VISUAL_LEAD_WEIGHT = 0.5  # the share of that lead added to the card's text score
+
+
+def _visual_lead(visual: dict) -> tuple[Any, float]:
+    """The card whose reference image the photo is most like, and by how much more than any other card's
+    (``VISUAL_LEAD`` or more, at ``VISUAL_LEAD_MIN`` or more; else ``(None, 0.0)``): a scan re-saved smaller,
+    turned and recompressed is only 0.4-0.6 like its own scan, but every other card's is 0.1-0.3, which tells
+    a card from its namesakes without images (the same player's cards of other sets)."""
+    ranked = sorted(visual.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < VISUAL_LEAD_MIN:
+        return None, 0.0
+    lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+    return (ranked[0][0], lead) if lead >= VISUAL_LEAD else (None, 0.0)
 
 
 def _stray_pick(ev: m.TextEvidence, best: dict, others: list[dict]) -> bool:

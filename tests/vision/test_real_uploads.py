@@ -85,3 +85,54 @@ def test_cards_side_by_side_in_a_card_shaped_image_stay_apart():
     sheet.paste(b, (290, 200))
     found = detect.locate(decode(_jpeg(sheet)))
     assert len(found) == 2 and not any(f.whole for f in found)
+
+
+@pytest.fixture
+async def hockey(sessions):
+    from store.importers import hockeycards
+    from tools._reference_images import index_images
+
+    root = shared_data("hockeycards")
+    await hockeycards.run(sessions, str(root))
+    await index_images(sessions)
+    return root
+
+
+async def _post(ctx, path):
+    from tools._models import Upload
+    from tools.identify import IdentifyIn, identify_card
+
+    res = await identify_card(ctx, IdentifyIn(image=Upload(data=path.read_bytes(), content_type="image/jpeg")))
+    return res.detections
+
+
+def _scan(root, name: str):
+    (path,) = [p for p in root.glob("img/cards/*/*Fr.jpg") if name in p.name]
+    return path
+
+
+async def test_scans_posted_as_they_are_are_their_cards_with_reference_images(ctx, hockey):
+    # before: "Italy, Flags of the World Mini" for Cam Neely, a phantom slab and eight detections for Paul Kariya
+    for name, want in [("Mc-1Fr", ("Cam Neely", "Mc-1")), ("Kariya", ("Paul Kariya", "1")),
+                       ("2295397Fr", ("Wayne Gretzky", "McH-01"))]:
+        (d,) = await _post(ctx, _scan(hockey, name))
+        assert (d.card.name, d.card.number, d.confidence) == (*want, "High"), name
+        assert d.grading is None
+
+
+async def test_from_text_alone_a_name_several_sets_share_is_never_sure(ctx, sessions, hockey):
+    # Cam Neely's McDonald's card prints his name and position but nothing of its set: his Collector's Choice
+    # and MVP Silver cards fit the text as well, so the answer is not High and they are suggested
+    from sqlalchemy import delete
+
+    from store.models import CardImage
+
+    async with sessions() as s, s.begin():
+        await s.execute(delete(CardImage))
+    (d,) = await _post(ctx, _scan(hockey, "Mc-1Fr"))
+    assert d.card.name == "Cam Neely" and d.confidence != "High"
+    assert {(c.name, c.number) for c in [d.card, *(d.card.suggestions or [])]} >= {("Cam Neely", "Mc-1"),
+                                                                                     ("Cam Neely", "16")}
+    # the hologram prints its number ("McH-01", read "Mell-01"): that tells it from Gretzky's other cards
+    (d,) = await _post(ctx, _scan(hockey, "2295397Fr"))
+    assert (d.card.name, d.card.number) == ("Wayne Gretzky", "McH-01")
