@@ -431,7 +431,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
                             or best_id in ev.spotted_context  # its release spotted among its namesakes
                             or (led and best_id == lead_id)):  # a picture ahead of the rest, but not alike
         level = "Medium"
-    if level != "Low" and _twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f):
+    if level != "Low" and (_twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
+                           or _name_read_better(ev, best, [cands[c] for _, c in scored[1:]])):
         level = "Low"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])
@@ -482,6 +483,19 @@ def _twin_ties(best: dict, others: list[tuple[float, dict]], best_f: float) -> b
     card = best["card"]
     return any(f > best_f - 0.02 and (o["card"].name, o["card"].number) == (card.name, card.number)
                and not m.same_print(o["card"], card) for f, o in others)
+
+
+CLEARLY_READ = 0.9  # a name similarity from which a name counts as read clearly (``_name_read_better``)
+
+
+def _name_read_better(ev: m.TextEvidence, best: dict, others: list[dict]) -> bool:
+    """Another name was read clearly (``CLEARLY_READ``) where the best card's name was only a loose fit
+    (under ``CLEAR_NAME``): a number read in a later, noisier read lifted a misread name over the one the
+    card prints ("KARIYA" / "PAUL" read, then "41": Hariyama #41 came back High for Paul Kariya #1)."""
+    if m.name_similarity(ev, best["card"].name) >= m.CLEAR_NAME:
+        return False
+    return any(o["card"].name != best["card"].name and m.name_similarity(ev, o["card"].name) >= CLEARLY_READ
+               for o in others)
 
 
 def _confusable_number(best: dict, others: list[dict]) -> bool:
