@@ -313,9 +313,10 @@ def _inside_of(inner: np.ndarray, outer: np.ndarray) -> bool:
 # a scan or crop the card fills: the image's own proportions (short to long side) are a card's, within what a
 # crop inside the edge, a thin border of scanner bed or a small turn gives
 FRAME_RATIO = (0.62, 0.82)
-# the share of edge pixels outside everything located (``_frame_is_card``): on the real scans 0.02-0.17 (the
-# card's own print, its border and a scanner bed's band), on phone-like photos of cards on a table 0.001-0.007
-FRAME_CONTENT = 0.015
+# the share of edge pixels outside everything located (``_frame_is_card``): where that decides, on the real scans
+# and their re-saves 0.032-0.17 (the card's own print and border), on phone-like photos of cards on a table
+# 0.001-0.007, and 0.025 where a card lying there was not located (its print is outside what was)
+FRAME_CONTENT = 0.03
 # an outline covering this share of a card-shaped image or more is taken with all around it: a card's photo
 # box covers 0.70-0.87 of a scan, and a card photographed that close loses little read as the whole image
 FRAME_FILLED = 0.55
