@@ -347,18 +347,16 @@ def _several_cards(kept: list[Found], frame_area: float) -> bool:
 
 def _frame_is_card(size: tuple[int, int], kept: list[Found], edge_maps: list[np.ndarray]) -> bool:
     """The image itself is the card (a scan or crop it fills): the image has a card's proportions (either
-    way round, ``FRAME_RATIO``) and nothing was located in it, or what was fills most of it
-    (``FRAME_FILLED``: the card's photo box, or the card with a thin border around it), or beyond what was
-    located the image is still full of print (``FRAME_CONTENT``: bits of the card's picture were located,
-    its name and border lie outside them). Cards laid out side by side are never one (``_several_cards``)."""
+    way round, ``FRAME_RATIO``) and what was located in it fills most of it (``FRAME_FILLED``: the card's
+    photo box, or the card with a thin border around it), or beyond what was located, if anything, the image
+    is still full of print (``FRAME_CONTENT``: bits of the card's picture were located, its name and border
+    lie outside them; a blank image is no card). Cards laid out side by side are never one (``_several_cards``)."""
     w, h = size
     if not FRAME_RATIO[0] <= min(w, h) / max(w, h) <= FRAME_RATIO[1]:
         return False
-    if not kept:
-        return True
     if _several_cards(kept, w * h):
         return False
-    if max(f.area for f in kept) >= FRAME_FILLED * w * h:
+    if max((f.area for f in kept), default=0.0) >= FRAME_FILLED * w * h:
         return True
     region = np.zeros((h, w), np.uint8)
     m = int(0.02 * max(w, h))  # the frame's own edge (a scan's cut, JPEG ringing) is left out
