@@ -29,6 +29,8 @@ its default and meaning:
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_FEEDBACK_DUPLICATE_WINDOW_S | 3600 | seconds in which the same message about the same entity is refused as a duplicate |
+| CARDWISE_IDENTIFY_BUDGET_S | 0.8 | photo identification: seconds from the upload within which a one-card photo's closer reads (enlarged, grey, turned, corners, small print) may start; past it the answer is what the reads so far give; 0 = no budget |
+| CARDWISE_IDENTIFY_BUDGET_PER_CARD_S | 0.5 | added to that budget for each further card located in the photo (a 9-card binder page: 4.8 s) |
 | CARDWISE_OCR_THREADS | 2 | onnxruntime threads of each OCR model (text detection, angle, recognition) |
 | CARDWISE_OCR_SPIN | 0 | 1 = onnxruntime's worker threads spin while waiting (faster only with spare cores; on a busy 2-core machine they take the core the next step needs) |
 | CARDWISE_LLM_BASE_URL | (empty) | OpenAI-compatible endpoint; empty = built-in offline model |

@@ -42,6 +42,7 @@ from store.models import Card, CardImage, CardSet, Manufacturer, Parallel, Relea
 from store.queries import keys as key_queries
 from store.reference import grades as grades_ref
 from evals import vision_calibration as calibration
+from evals import vision_uploads
 from tools import _identify_match as m
 from tools import identify as ident
 from tools.context import Caller, ToolContext
@@ -53,6 +54,7 @@ from vision.render import CardSpec, render_card, render_slab
 
 VERBOSE = False
 MISSES = False
+BUDGET = True  # the server's time budget per photo (``tools.identify.deadline``); --no-budget: none
 _RNG = random.Random(0)
 
 
@@ -230,7 +232,8 @@ async def evaluate(ctx: ToolContext, photos, scores: list | None = None) -> dict
     for data, truth, quads in photos:
         t0 = time.perf_counter()
         analysis = await ident.run_cpu(pipeline.analyse, data)
-        dets = list(zip(analysis.readings, await ident.match_readings(ctx, analysis.readings, None)))
+        until = ident.deadline(ctx.settings, t0, len(analysis.readings)) if BUDGET else None
+        dets = list(zip(analysis.readings, await ident.match_readings(ctx, analysis.readings, None, until)))
         dt = time.perf_counter() - t0
         ident.release_memory()  # as the server does after each request
         st["latall"].append(dt)
@@ -332,6 +335,10 @@ async def main_async(args, url: str) -> None:
             await grades_importer.run(sessions)
             async with sessions() as s, s.begin():
                 key, _ = await key_queries.create(session=s, name="eval")
+            if args.uploads:
+                ctx = ToolContext(sessions, Settings(database_url=url), Caller(key.id))
+                await vision_uploads.run(ctx, sessions, Path(args.uploads), args)
+                return
             if args.real:
                 cards, specs, pars = await build_real_catalog(sessions, Path(args.real), args.cards, rng)
             else:
@@ -361,6 +368,10 @@ async def main_async(args, url: str) -> None:
                 _calibration_report(args, scores)
         finally:
             await engine.dispose()
+            _footer()
+
+
+def _footer() -> None:
     print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print(f"{ocr.yardstick_line(ocr.yardstick_ms())}: latencies taken on another machine compare through it")
 
@@ -378,11 +389,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--real", help="the real catalogs instead of the generated one: path to shared/data "
                                   "(tcgdex and junkwax imported, --cards of their cards photographed; text mode "
                                   "only: their cards have no reference images)")
+    p.add_argument("--uploads", help="the real-upload row instead: path to shared/data (evals/vision_uploads.py: "
+                                     "every hockeycards front scan as is and re-saved, against hockeycards, "
+                                     "JunkWax and TCGdex)")
+    p.add_argument("--resaves", type=int, default=2, help="with --uploads: re-saves of each scan")
+    p.add_argument("--limit", type=int, default=0, help="with --uploads: a random sample of this many uploads")
     p.add_argument("--rows", help="evaluate only these rows (e.g. 'scans,hard'); every row's photos are still "
                                   "generated, so a row's photos are the same as in a full run")
     p.add_argument("--modes", default="text,refs", help="'text', 'refs' or both")
     p.add_argument("--slab-share", type=float, default=0.15,
                    help="share of objects put in a graded slab (1.0: slabs only, for a larger slab sample)")
+    p.add_argument("--no-budget", action="store_true", help="no time budget per photo (the server has one: "
+                                                            "CARDWISE_IDENTIFY_BUDGET_S); every closer read runs")
     p.add_argument("--verbose", action="store_true", help="print wrong High-tier answers")
     p.add_argument("--misses", action="store_true", help="print every matched object whose card is wrong, with "
                                                          "the text read")
@@ -399,8 +417,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.seed == 1:
             p.error("--calibrate needs a seed other than the evaluation's (1), e.g. --seed 1000")
         m.override_thresholds({"high": 2.0, "medium": 2.0, "low": 0.0})  # every match comes back, as Low
-    global VERBOSE, MISSES
+    global VERBOSE, MISSES, BUDGET
     VERBOSE = args.verbose
+    BUDGET = not args.no_budget
     MISSES = args.misses
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'eval.sqlite3'}"

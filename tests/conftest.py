@@ -170,8 +170,10 @@ def _search_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.fixture
 def settings(db_url: str, tmp_path: Path) -> Settings:
-    # the search index follows the test's own database (never shared or left behind)
-    return Settings(database_url=db_url, log_format="text", db_pool_size=5, search_dir=str(tmp_path / "search"))
+    # the search index follows the test's own database (never shared or left behind); no time budget
+    # per photo: what identification answers must not depend on how busy the machine is
+    return Settings(database_url=db_url, log_format="text", db_pool_size=5, search_dir=str(tmp_path / "search"),
+                    identify_budget_s=0)
 
 
 @pytest.fixture

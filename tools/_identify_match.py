@@ -11,6 +11,7 @@ the detection cannot be High.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -214,7 +215,24 @@ def number_read(ev: TextEvidence, number: str | None) -> float:
         return 1.0
     if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in read):
         return LOOSE_NUMBER
+    if any(prefix_misread(n, x) for x in read):
+        return PREFIX_MISREAD
     return ev.spotted_numbers.get(number, 0.0)
+
+
+PREFIX_MISREAD = 0.8  # number_read's credit for a number's digits read exactly behind its letter prefix misread
+_PREFIXED = re.compile(r"([a-z]{2,4})(\d{1,4})")
+
+
+def prefix_misread(key: str, read: str) -> bool:
+    """A number with a letter prefix ("McH-05", "RC-12"; as ``number_key``s) read with its digits exact and
+    its prefix's letters partly misread, its first letter right ("Mell-05" and "MeH-05" for McH-05: small
+    capitals blur into other letters, while the digits after them stay legible)."""
+    a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
+    if not a or not b or a.group(2).lstrip("0") != b.group(2).lstrip("0") or a.group(1)[0] != b.group(1)[0]:
+        return False
+    pa, pb = a.group(1), b.group(1)  # read at full length or one letter longer ("No 1" is no "NNO1")
+    return pa != pb and len(pa) <= len(pb) <= len(pa) + 1 and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
 
 
 def _exact_forms(key: str) -> set[str]:

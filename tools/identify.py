@@ -238,8 +238,20 @@ def _way_up(reading: pipeline.Reading, ev: m.TextEvidence, cands: dict) -> bool 
     return reading.upside_down if m.name_read(ev, cands) else None
 
 
+def deadline(settings, started: float, cards: int) -> float | None:
+    """When a photo's closer reads must stop starting (``time.perf_counter()``): the upload's start plus the
+    one-card budget and more for each further card (``Settings.identify_budget_s``); None: no budget."""
+    if settings.identify_budget_s <= 0:
+        return None
+    return started + settings.identify_budget_s + settings.identify_budget_per_card_s * max(0, cards - 1)
+
+
+def _past(until: float | None) -> bool:
+    return until is not None and time.perf_counter() >= until
+
+
 async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: dict, segment_id,
-                       request_names: RequestNames) -> m.TextEvidence:
+                       request_names: RequestNames, until: float | None = None) -> m.TextEvidence:
     """Neither the text nor the picture names one card (no name read, or two cards tie, e.g. the
     same name with a number not read): read the card again closer (small print), then closer in grey
     levels, then its lines upside down (blurred print the angle classifier did not turn), then its
@@ -257,6 +269,8 @@ async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: 
     corner_probs: list = []
     line_crops: list = []
     for step in ("colour", "grey", "turned", "corners"):
+        if _past(until):  # the photo's time is spent: answer with what the reads so far give
+            return ev
         if step == "corners":
             names = await request_names.get(s)
             closer, corner_probs = await run_cpu(smallprint.read_corners, reading.crop, names.classes,
@@ -274,6 +288,8 @@ async def _read_closer(s, reading: pipeline.Reading, ev: m.TextEvidence, cands: 
         ev = await _merge_lines(s, reading, closer, cands, segment_id)
         if not m.weak_text(ev, cands):
             return ev
+    if _past(until):
+        return ev
     return await _read_small_print(s, reading, ev, cands, segment_id, names, line_crops, corner_probs)
 
 
@@ -330,13 +346,14 @@ def _spot_namesake(ev: m.TextEvidence, cands: dict, names: CatalogNames, probs: 
 CARDS_AT_ONCE = 2  # one card's catalog work overlaps another's reads
 
 
-async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id) -> list[Detection | None]:
+async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id,
+                         until: float | None = None) -> list[Detection | None]:
     """Every card located in a photo matched to the catalog, ``CARDS_AT_ONCE`` at a time, each in a
     transaction of its own: while one card's closer reads run in the image worker, another's catalog
     lookups and spotting run here (one card after another, a four-card photo of the real catalogs
     waited for them: 0.2-0.8 s of its 2.6-4.3 s). The image work itself stays one step at a time;
     more cards at once would only hold more of the pool's connections while they wait for it. The
-    answers keep the photo's order."""
+    answers keep the photo's order. ``until``: when closer reads stop starting (``deadline``)."""
     async with ctx.transaction() as s:
         index = await _reference_index(ctx, s)
     names = RequestNames(ctx)
@@ -344,7 +361,7 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
 
     async def one(r: pipeline.Reading) -> Detection | None:
         async with turns, ctx.transaction() as s:
-            return await _match(s, r, index, segment_id, names)
+            return await _match(s, r, index, segment_id, names, until)
 
     try:
         async with asyncio.TaskGroup() as tg:  # one card failing cancels the others
@@ -354,7 +371,8 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
     return [t.result() for t in tasks]
 
 
-async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames) -> Detection | None:
+async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames,
+                 until: float | None = None) -> Detection | None:
     ev = m.evidence(reading.lines)
     cands = await _text_candidates(s, ev, segment_id)
     visual: dict[uuid.UUID, float] = {}
@@ -363,7 +381,7 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             for cid, sim in index.query(feats, k=8):
                 visual[cid] = max(visual.get(cid, 0.0), sim)
     if max(visual.values(), default=0.0) < 0.8 and m.weak_text(ev, cands):
-        ev = await _read_closer(s, reading, ev, cands, segment_id, names)
+        ev = await _read_closer(s, reading, ev, cands, segment_id, names, until)
     if len(index):
         missing = [cid for cid in visual if cid not in cands]
         for c in await q.cards_by_ids(session=s, ids=missing, segment_id=segment_id):
@@ -375,6 +393,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     # a card without a reference image gets a neutral visual prior of 0.6 when the photo looks like some
     # reference image (so an imaged twin that matches wins); otherwise its text score stands alone
     looks_known = max(visual.values(), default=0.0) >= 0.6
+    lead_id, lead = _visual_lead(visual)
+    led = False
     scored = []
     for cid, c in cands.items():
         t = m.text_score(ev, c)
@@ -383,6 +403,8 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
             f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
             if t >= 0.6 and v >= 0.8:  # text and image agree: independent evidence compounds
                 f = max(f, 1 - (1 - t) * (1 - v))
+            if cid == lead_id and t + VISUAL_LEAD_WEIGHT * lead > f:  # the picture tells it from its namesakes
+                f, led = min(1.0, t + VISUAL_LEAD_WEIGHT * lead), not looks_known
         elif cid in visual:
             f = visual[cid]
         elif looks_known:
@@ -410,12 +432,16 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
     tied = next((f for f, cid in scored[1:] if f > best_f - 0.02), None)  # e.g. a variation with the same text
     if level == "High" and (best_f - runner < 0.06 or tied is not None
-                            or _confusable_number(best, [cands[c] for _, c in scored[1:6]])
-                            or 0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a number spotted
+                            or (m.number_read(ev, best["card"].number) > 0  # a number read decided it
+                                and _confusable_number(best, [cands[c] for _, c in scored[1:6]]))
+                            or (0 < m.number_read(ev, best["card"].number) < 1  # a stray character guessed, a
+                                and not (best_id == lead_id and visual[best_id] >= SAME_PICTURE))  # number spotted
                             or _stray_pick(ev, best, [cands[c] for _, c in scored[1:]])
-                            or best_id in ev.spotted_context):  # its release spotted among its namesakes
+                            or best_id in ev.spotted_context  # its release spotted among its namesakes
+                            or (led and best_id == lead_id)):  # a picture ahead of the rest, but not alike
         level = "Medium"
-    if level != "Low" and _twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f):
+    if level != "Low" and (_twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
+                           or _name_read_better(ev, best, [cands[c] for _, c in scored[1:]])):
         level = "Low"
     alt_ids = [cid for f, cid in scored[1:6] if f >= 0.3]
     attrs = await q.attributes_of(session=s, card_ids=[best_id, *alt_ids])
@@ -436,6 +462,23 @@ async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, nam
     return det
 
 
+SAME_PICTURE = 0.85  # a photo this like one card's reference image, and no other's, shows that card
+VISUAL_LEAD, VISUAL_LEAD_MIN = 0.15, 0.4  # a reference image this far ahead of every other card's, and this alike
+VISUAL_LEAD_WEIGHT = 0.5  # the share of that lead added to the card's text score
+
+
+def _visual_lead(visual: dict) -> tuple[Any, float]:
+    """The card whose reference image the photo is most like, and by how much more than any other card's
+    (``VISUAL_LEAD`` or more, at ``VISUAL_LEAD_MIN`` or more; else ``(None, 0.0)``): a scan re-saved smaller,
+    turned and recompressed is only 0.4-0.6 like its own scan, but every other card's is 0.1-0.3, which tells
+    a card from its namesakes without images (the same player's cards of other sets)."""
+    ranked = sorted(visual.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < VISUAL_LEAD_MIN:
+        return None, 0.0
+    lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+    return (ranked[0][0], lead) if lead >= VISUAL_LEAD else (None, 0.0)
+
+
 def _stray_pick(ev: m.TextEvidence, best: dict, others: list[dict]) -> bool:
     """The number that picked the best card among its namesakes was read only as a line of one
     character (``_identify_match.stray_number``): Meganium #001 of some twenty Meganium came back
@@ -453,6 +496,19 @@ def _twin_ties(best: dict, others: list[tuple[float, dict]], best_f: float) -> b
     card = best["card"]
     return any(f > best_f - 0.02 and (o["card"].name, o["card"].number) == (card.name, card.number)
                and not m.same_print(o["card"], card) for f, o in others)
+
+
+CLEARLY_READ = 0.9  # a name similarity from which a name counts as read clearly (``_name_read_better``)
+
+
+def _name_read_better(ev: m.TextEvidence, best: dict, others: list[dict]) -> bool:
+    """Another name was read clearly (``CLEARLY_READ``) where the best card's name was only a loose fit
+    (under ``CLEAR_NAME``): a number read in a later, noisier read lifted a misread name over the one the
+    card prints ("KARIYA" / "PAUL" read, then "41": Hariyama #41 came back High for Paul Kariya #1)."""
+    if m.name_similarity(ev, best["card"].name) >= m.CLEAR_NAME:
+        return False
+    return any(o["card"].name != best["card"].name and m.name_similarity(ev, o["card"].name) >= CLEARLY_READ
+               for o in others)
 
 
 def _confusable_number(best: dict, others: list[dict]) -> bool:
@@ -505,7 +561,8 @@ async def _identify_image(ctx: ToolContext, data: bytes, key_id, segment_id, sta
     except VisionError as exc:
         raise vision_error(exc) from None
     request_id = uuid.uuid4()
-    detections = [d for d in await match_readings(ctx, analysis.readings, segment_id) if d is not None]
+    until = deadline(ctx.settings, started, len(analysis.readings))
+    detections = [d for d in await match_readings(ctx, analysis.readings, segment_id, until) if d is not None]
     ms = round((time.perf_counter() - started) * 1000, 1)
     result = IdentifyResult(success=True, request_id=str(request_id), detections=detections, processing_time=ms,
                             detected_count=len(analysis.readings),

@@ -39,6 +39,10 @@ class Settings:
     # folder for the catalog search index; empty = beside a SQLite database file, else var/search
     search_dir: str = ""
     feedback_daily_limit: int = 50
+    # photo identification: seconds from the upload for a one-card photo's closer reads, and more for each
+    # further card; past it the reads under way finish and the rest are skipped (0 = no budget)
+    identify_budget_s: float = 0.8
+    identify_budget_per_card_s: float = 0.5
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model
     llm_base_url: str = ""

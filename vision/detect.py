@@ -32,6 +32,7 @@ class Found:
     label_end: str | None = None  # "top" | "bottom": a card window nested where a slab holds it (see _window_end)
     holders: list[tuple[str, np.ndarray]] | None = None  # outlines of a holder around it (_holders)
     framed: list[str] | None = None  # ends at which a holder's label box and card window lie on edges (_framed)
+    whole: bool = False  # the image itself is the card (``_frame_is_card``)
 
     @property
     def area(self) -> float:
@@ -309,6 +310,91 @@ def _inside_of(inner: np.ndarray, outer: np.ndarray) -> bool:
     return inside > 0.9 and cv2.contourArea(inner) < cv2.contourArea(outer)
 
 
+# a scan or crop the card fills: the image's own proportions (short to long side) are a card's, within what a
+# crop inside the edge, a thin border of scanner bed or a small turn gives
+FRAME_RATIO = (0.62, 0.82)
+# the share of edge pixels outside everything located (``_frame_is_card``): where that decides, on the real scans
+# and their re-saves 0.032-0.17 (the card's own print and border), on phone-like photos of cards on a table
+# 0.001-0.007, and 0.025 where a card lying there was not located (its print is outside what was)
+FRAME_CONTENT = 0.03
+# an outline covering this share of a card-shaped image or more is taken with all around it: a card's photo
+# box covers 0.70-0.87 of a scan, and a card photographed that close loses little read as the whole image
+FRAME_FILLED = 0.55
+
+
+def _angle(quad: np.ndarray) -> float:
+    """How far the quad's top edge is turned from the image's rows (degrees, -45..45)."""
+    a = float(np.degrees(np.arctan2(quad[1][1] - quad[0][1], quad[1][0] - quad[0][0])))
+    return (a + 45) % 90 - 45
+
+
+def _several_cards(kept: list[Found], frame_area: float) -> bool:
+    """Two or more outlines of one card's size and proportions, lying apart and turned alike: cards laid out
+    side by side (a flatbed, a binder page), whatever lies around them."""
+    cards = []
+    for f in kept:
+        sides = [float(np.linalg.norm(f.quad[(i + 1) % 4] - f.quad[i])) for i in range(4)]
+        ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1)
+        if 0.66 <= ratio <= 0.78 and f.area >= 0.04 * frame_area:
+            cards.append(f)
+    for i, a in enumerate(cards):
+        for b in cards[i + 1:]:
+            if (max(a.area, b.area) <= 1.6 * min(a.area, b.area) and _iou(a.quad, b.quad)[1] < 0.1
+                    and abs(_angle(a.quad) - _angle(b.quad)) < 4):
+                return True
+    return False
+
+
+def _frame_is_card(size: tuple[int, int], kept: list[Found], edge_maps: list[np.ndarray]) -> bool:
+    """The image itself is the card (a scan or crop it fills): the image has a card's proportions (either
+    way round, ``FRAME_RATIO``) and what was located in it fills most of it (``FRAME_FILLED``: the card's
+    photo box, or the card with a thin border around it), or beyond what was located, if anything, the image
+    is still full of print (``FRAME_CONTENT``: bits of the card's picture were located, its name and border
+    lie outside them; a blank image is no card). Cards laid out side by side are never one (``_several_cards``)."""
+    w, h = size
+    if not FRAME_RATIO[0] <= min(w, h) / max(w, h) <= FRAME_RATIO[1]:
+        return False
+    if _several_cards(kept, w * h):
+        return False
+    if max((f.area for f in kept), default=0.0) >= FRAME_FILLED * w * h:
+        return True
+    region = np.zeros((h, w), np.uint8)
+    m = int(0.02 * max(w, h))  # the frame's own edge (a scan's cut, JPEG ringing) is left out
+    region[m:h - m, m:w - m] = 1
+    for f in kept:
+        c = f.quad.mean(axis=0)
+        cv2.fillConvexPoly(region, ((f.quad - c) * 1.04 + c).astype(np.int32), 0)
+    left = region > 0
+    if not left.any():
+        return True
+    union = np.zeros_like(edge_maps[0])
+    for e in edge_maps:
+        union |= e
+    return float((union[left] > 0).mean()) >= FRAME_CONTENT
+
+
+TURNED = (0.4, 10.0)  # degrees: a scan turned this much in its frame is straightened by its largest outline
+
+
+def _frame_quad(size: tuple[int, int], kept: list[Found]) -> np.ndarray:
+    """The card's outline in an image it fills: the frame, or, where the largest outline located in it (its
+    photo box, its border's inner line) is turned ``TURNED`` degrees, the rectangle turned alike whose
+    corners touch the frame's sides (a scan turned by its scanner or a phone, its corners filled in)."""
+    w, h = size
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    big = max(kept, key=lambda f: f.area, default=None)
+    if big is None or big.area < 0.3 * w * h or not TURNED[0] <= abs(_angle(big.quad)) <= TURNED[1]:
+        return frame
+    t = np.radians(_angle(big.quad))
+    c, s = float(np.cos(t)), abs(float(np.sin(t)))
+    cw, ch = (w * c - h * s) / (c * c - s * s), (h * c - w * s) / (c * c - s * s)
+    if cw <= 0 or ch <= 0:
+        return frame
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    half = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float32) / 2
+    return (half @ rot.T + np.array([w / 2, h / 2], np.float32)).astype(np.float32)
+
+
 def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
     """Every card and slab in the image, largest first (quads in the input's coordinates)."""
     h0, w0 = rgb.shape[:2]
@@ -360,7 +446,11 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
             kept.append(f)
         if len(kept) >= max_objects:
             break
+    if _frame_is_card((w, h), kept, edge_maps):
+        kept = [Found(quad=_frame_quad((w, h), kept), kind="card", score=1.0, whole=True)]
     for f in kept:
+        if f.whole:
+            continue
         if f.label_end is None:
             f.framed = _framed(f.quad, edge_dil) or None
             found = _holders(f.quad, edge_dil, [k.quad for k in kept if k is not f])

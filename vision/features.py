@@ -59,6 +59,10 @@ def hex_to_bits(h: str) -> np.ndarray:
 
 
 def card_features(rgb: np.ndarray) -> dict:
+    """Features of a card image; a landscape one is turned upright first, as a photo's card is straightened
+    (its features are compared both ways up, so the way it is turned does not matter)."""
+    if rgb.shape[1] > rgb.shape[0]:
+        rgb = np.ascontiguousarray(np.rot90(rgb))
     img = cv2.resize(rgb, (250, 350), interpolation=cv2.INTER_AREA)
     return {"phash": bits_to_hex(phash(img)), "color": [round(float(x), 4) for x in color_vector(img)],
             "border": border_lab(img)}

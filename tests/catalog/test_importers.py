@@ -102,7 +102,8 @@ async def test_tcgdex_base_set_charizard(sessions, client, auth):
 async def test_hockeycards_images(sessions, client, auth):
     path = shared_data("hockeycards")
     counts = await hockeycards.run(sessions, str(path))
-    assert counts["cards"] == 25 + 348 and counts["images"] == 52
+    # the releases' own cards and their subsets' (holograms 6; Young Guns 15, Gretzky extras 4, MVP Silver 45)
+    assert counts["cards"] == 25 + 6 + 348 + 15 + 4 + 45 and counts["images"] == 58 and counts["sets"] == 6
     before = await _snapshot(sessions)
     await hockeycards.run(sessions, str(path))
     assert await _snapshot(sessions) == before
@@ -110,6 +111,9 @@ async def test_hockeycards_images(sessions, client, auth):
     card = (await r.json())["cards"][0]
     r = await client.get(f"/v1/images/cards/{card['id']}", headers=auth)
     assert r.status == 200 and (await r.read())[:2] == b"\xff\xd8"
+    r = await client.get("/v1/catalog/cards", params={"name": "gretzky", "number": "McH-01"}, headers=auth)
+    (holo,) = (await r.json())["cards"]
+    assert holo["setName"] == "Holograms" and holo["releaseName"] == "1991-92 Upper Deck McDonald's All-Stars"
 
 
 async def test_demo_catalog(sessions, client, auth):

@@ -78,3 +78,9 @@ def test_a_slab_seen_at_a_slant_until_it_looks_narrow_is_located_as_a_slab():
     found = detect.locate(_place(slab, quad, (60, 170, 90)))
     best = max(found, key=lambda f: detect._iou(quad, f.quad)[0])
     assert detect._iou(quad, best.quad)[0] >= 0.9 and best.kind == "slab"
+
+
+def test_a_blank_image_of_a_cards_proportions_is_no_card():
+    # an image the card fills is taken whole only where it holds print: a plain grey frame is nothing
+    for size in ((420, 300), (300, 420)):
+        assert detect.locate(np.full((*size, 3), 120, np.uint8)) == []

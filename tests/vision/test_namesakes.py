@@ -225,3 +225,28 @@ def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
     texts, probs = smallprint.read_corners(np.zeros((700, 500, 3), np.uint8), np.arange(2))
     assert texts == ["16", "26", "Krabby"]  # a lone dash or digit is no print (as in the small print read)
     assert len(probs) == len(read)
+
+
+def test_a_number_read_with_its_prefix_blurred_counts_but_not_in_full():
+    # the McDonald's holograms print "McH-05": read "Mell-05" or "MeH-05", the digits exact
+    from tools._identify_match import PREFIX_MISREAD, evidence, number_read
+
+    for read in ("Mell-05", "MeH-05"):
+        assert number_read(evidence(["Cam Neely", read]), "McH-05") == PREFIX_MISREAD
+    assert number_read(evidence(["Cam Neely", "MeH-05"]), "McH-06") == 0.0  # other digits
+    assert number_read(evidence(["Cam Neely", "Mell-01"]), "Mc-1") == 0.0  # a prefix two letters longer
+    assert number_read(evidence(["Wayne Gretzky", "NO1"]), "NNO1") == 0.0  # "No. 1" is no "NNO1"
+
+
+def test_a_loose_name_lifted_by_a_number_is_never_sure_over_a_name_read_clearly():
+    # a re-saved Paul Kariya scan: "KARIYA" / "PAUL" read, then "41" in a noisier read lifted Hariyama #41
+    # (0.71 like the words read) over Paul Kariya (0.95) and it came back High
+    from types import SimpleNamespace
+
+    from tools._identify_match import evidence
+    from tools.identify import _name_read_better
+
+    ev = evidence(["KARIYA", "PAUL", "41"])
+    hariyama, kariya = ({"card": SimpleNamespace(name=n)} for n in ("Hariyama", "Paul Kariya"))
+    assert _name_read_better(ev, hariyama, [kariya])
+    assert not _name_read_better(ev, kariya, [hariyama])

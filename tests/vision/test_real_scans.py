@@ -67,7 +67,7 @@ async def test_importing_the_scans_makes_them_reference_images_for_identificatio
     root = shared_data("hockeycards")
     assert await asyncio.to_thread(main, ["import", "hockeycards", str(root), "--quiet"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["images"] == 52 and summary["indexed"] == 52
+    assert summary["images"] == 58 and summary["indexed"] == 58
     data, _ = make_photo([_scan(root, n) for n in FOUR], "medium", seed=1)
     res = await identify_card(ctx, IdentifyIn(image=Upload(data=data, content_type="image/jpeg")))
     assert sorted((d.card.name, d.confidence) for d in res.detections) == sorted((n, "High") for n in FOUR)

@@ -92,16 +92,36 @@ function detectionCard(d, n) {
     d.grading.certNumber ? `cert ${d.grading.certNumber}` : null].filter(Boolean).join(' ') : null;
   const parallels = c.parallelSuggestions || [];
   const gradeId = d.grading && d.grading.grade && d.grading.grade.id;
+  const canAdd = c.id && api.offers('POST', '/v1/collection/{collectionId}/cards');
+  // a Low answer is a guess: shown as a possible match among its alternatives, added only once one is chosen
+  const unsure = tier === 'Low' && c.id;
   return h('article', { class: 'panel detection', 'aria-labelledby': `det-${n}` },
-    h('h3', { id: `det-${n}` }, `${n}. ${title} `, h('span', { class: `tier tier-${tier}` }, tier)),
+    h('h3', { id: `det-${n}` }, `${n}. ${unsure ? 'Possible match: ' : ''}${title} `,
+      h('span', { class: `tier tier-${tier}` }, unsure ? 'Low · not sure' : tier)),
     where ? h('p', { class: 'muted' }, where) : null,
     grading ? h('p', {}, `Graded slab: ${grading}`) : null,
     c.id ? h('p', {}, h('a', { href: `#/card/${c.id}` }, 'Open card page')) : h('p', { class: 'muted' },
       'Only the set could be matched; pick the exact card from the suggestions or the catalog.'),
     parallels.length ? [h('h4', {}, 'Possible parallels'), h('ul', {}, parallels.map((p) => h('li', {},
       `${p.name} (${printRun(p.numberedTo)})${p.confidence ? ` · ${p.confidence}` : ''}`)))] : null,
-    c.id && api.offers('POST', '/v1/collection/{collectionId}/cards')
-      ? addToCollectionControl({ cardId: c.id, gradeId, parallels }) : null,
-    (c.suggestions || []).length ? [h('h4', {}, 'Other possible cards'), h('ul', {}, c.suggestions.map((sg) => h('li', {},
-      h('a', { href: `#/card/${sg.id}` }, api.cardLabel(sg)))))] : null);
+    unsure ? possibleMatch(c, n, canAdd, gradeId, parallels) : [
+      canAdd ? addToCollectionControl({ cardId: c.id, gradeId, parallels }) : null,
+      (c.suggestions || []).length ? [h('h4', {}, 'Other possible cards'), h('ul', {}, c.suggestions.map((sg) => h('li', {},
+        h('a', { href: `#/card/${sg.id}` }, api.cardLabel(sg)))))] : null]);
+}
+
+// A Low answer: the match and its alternatives as choices; "Add to collection" appears only for the card chosen.
+function possibleMatch(c, n, canAdd, gradeId, parallels) {
+  const choices = [c, ...(c.suggestions || [])].filter((x) => x && x.id);
+  const slot = h('div', { class: 'chosen', 'aria-live': 'polite' });
+  const choose = (card) => {
+    clear(slot);
+    if (canAdd) slot.append(addToCollectionControl({ cardId: card.id, gradeId, parallels: card.id === c.id ? parallels : [] }));
+  };
+  return [
+    h('p', { class: 'msg info' }, 'Not sure which card this is: compare it with these and choose the one you have.'),
+    h('fieldset', { class: 'choices' }, h('legend', {}, 'Which card is it?'), choices.map((o, i) => h('label', { class: 'choice' },
+      h('input', { type: 'radio', name: `pick-${n}`, value: o.id, onchange: () => choose(o) }),
+      ` ${api.cardLabel(o)}${i === 0 ? ' (closest match)' : ''} `, h('a', { href: `#/card/${o.id}` }, 'open'))))),
+    slot];
 }

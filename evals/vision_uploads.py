@@ -1,0 +1,118 @@
+"""The real-upload row of the photo evaluation: every real front scan of ``hockeycards`` posted as is, and
+re-saved as a phone or a scanner leaves it, against the whole real catalog.
+
+    python -m evals.vision --uploads ../shared/data [--resaves 2] [--seed 1] [--modes text,refs]
+
+The catalog holds the hockey cards (with their subsets), every JunkWax checklist and TCGdex, imported by
+their importers (so the hockey players' other cards are there as namesakes). Each scan is posted as is
+and ``--resaves`` times re-saved (``vision.photos.resave``: smaller, turned a little, recompressed, with a
+thin border or cropped inside its edge), first from text alone, then with the scans as reference images
+(``refs``). Printed per mode: top-1 (the detection with the right card; a scan answered with several
+detections counts as wrong), the share of uploads answered with exactly one detection, each tier's
+precision, and one-card latency p50 / p95 / max.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from store.importers import hockeycards, junkwax, tcgdex
+from store.importers._bulk import derive_id
+from tools import identify as ident
+from tools._reference_images import index_images
+from vision import pipeline
+from vision.photos import resave
+
+
+def scan_truths(root: Path) -> list[tuple[Path, str, str]]:
+    """``(front scan, card id, "name number")`` of every card of the imported hockey sets with a front scan."""
+    out = []
+    for rel_path, key in hockeycards.SETS:
+        doc = json.loads((root / rel_path).read_text(encoding="utf-8"))[key]
+        for sub in [doc, *(x for x in doc.get("subsets") or [] if isinstance(x, dict))]:
+            for c in sub.get("cards") or []:
+                front = c.get("image_front")
+                if front and (root / front).is_file():
+                    number = str(c["base_number"])
+                    out.append((root / front, str(derive_id("hockeycards", "card", sub["set_key"], number)),
+                                f"{c['name']} {number}"))
+    return out
+
+
+def uploads(root: Path, resaves: int, rng: random.Random) -> list[tuple[str, bytes, str, str]]:
+    """``(how, bytes, card id, label)``: each scan as is, then ``resaves`` re-saves of it."""
+    out = []
+    for path, cid, label in scan_truths(root):
+        out.append(("as is", path.read_bytes(), cid, label))
+        img = Image.open(path).convert("RGB")
+        for _ in range(resaves):
+            how, data = resave(img, rng)
+            out.append((how, data, cid, label))
+    return out
+
+
+async def build(sessions, data: Path) -> None:
+    """The whole real catalog: hockeycards, TCGdex, every JunkWax checklist."""
+    await hockeycards.run(sessions, str(data / "hockeycards"))
+    await tcgdex.run(sessions, str(data / "tcgdex"))
+    await junkwax.run(sessions, str(data / "junkwax"))
+
+
+async def evaluate(ctx, items, misses: bool = False, budget: bool = True) -> dict:
+    st = {"n": len(items), "right": 0, "single": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")},
+          "lat": [], "wrong_high": []}
+    for how, data, cid, label in items:
+        t0 = time.perf_counter()
+        analysis = await ident.run_cpu(pipeline.analyse, data)
+        until = ident.deadline(ctx.settings, t0, len(analysis.readings)) if budget else None
+        dets = [d for d in await ident.match_readings(ctx, analysis.readings, None, until) if d is not None]
+        st["lat"].append(time.perf_counter() - t0)
+        ident.release_memory()
+        st["single"] += len(dets) == 1
+        ok = len(dets) == 1 and dets[0].card.id == cid
+        st["right"] += ok
+        for d in dets:
+            right = d.card.id == cid
+            st["tiers"][d.confidence][0] += 1
+            st["tiers"][d.confidence][1] += right
+            if d.confidence == "High" and not right:
+                st["wrong_high"].append((label, how, d.card.name, d.card.number))
+        if misses and not ok:
+            print(f"  miss [{how}] {label}: " + "; ".join(f"{d.card.name} {d.card.number} {d.card.set_name} "
+                                                        f"({d.confidence})" for d in dets), flush=True)
+    return st
+
+
+def report(mode: str, st: dict) -> None:
+    def pct(a, b):
+        return f"{100 * a / b:5.1f}%" if b else "   n/a"
+
+    lat = sorted(st["lat"])
+
+    def q(p):
+        return f"{lat[min(len(lat) - 1, int(round(p * (len(lat) - 1))))]:.2f}s" if lat else "n/a"
+
+    tiers = "  ".join(f"{t} {pct(v[1], v[0])} (n={v[0]})" for t, v in st["tiers"].items())
+    print(f"{mode:4} uploads n={st['n']:3}  top-1 {pct(st['right'], st['n'])}  one detection "
+          f"{pct(st['single'], st['n'])}  tiers: {tiers}")
+    print(f"           one-card latency p50 {q(0.5)} p95 {q(0.95)} max {lat[-1] if lat else 0:.2f}s; "
+          f"wrong High: {st['wrong_high'] or 'none'}")
+
+
+async def run(ctx, sessions, data: Path, args) -> None:
+    t = time.perf_counter()
+    await build(sessions, data)
+    print(f"catalog imported in {time.perf_counter() - t:.0f} s", flush=True)
+    items = uploads(data / "hockeycards", args.resaves, random.Random(args.seed))
+    if args.limit:
+        items = random.Random(args.seed).sample(items, min(args.limit, len(items)))
+    for mode in args.modes.split(","):
+        if mode == "refs":
+            await index_images(sessions)
+        report(mode, await evaluate(ctx, items, args.misses, not args.no_budget))
+
