@@ -79,14 +79,14 @@ async def test_the_console_calls_only_routes_the_app_offers(client):
         pytest.skip(f"the console calls routes other branches add (not here yet): {missing}")
 
 
-def _node(script: str) -> str:
+def _node(script: str, *flags: str) -> str:
     import shutil
     import subprocess
 
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    return subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True,
+    return subprocess.run([node, *flags, "--input-type=module", "-e", script], capture_output=True, text=True, check=True,
                           cwd=STATIC_DIR / "js", timeout=30).stdout
 
 
@@ -123,3 +123,12 @@ def test_want_list_and_missing_cards_are_shown_by_name():
     assert "2 missing from 1999 Base Set" in missing and "Charizard #4" in missing
     assert zard not in wants + missing and gone not in wants + missing
     assert "Card not in the catalog" in missing
+
+
+def test_every_console_module_parses_as_an_es_module():
+    """A syntax error in one module leaves the console blank (the browser runs none of it)."""
+    names = sorted(p.name for p in (STATIC_DIR / "js").glob("*.js"))
+    out = _node("import vm from 'node:vm'; import fs from 'node:fs';"
+                f"for (const f of {json.dumps(names)}) {{ try {{ new vm.SourceTextModule(fs.readFileSync(f, 'utf8')); }}"
+                " catch (e) { console.log(f + ': ' + e.message); } }", "--experimental-vm-modules", "--no-warnings")
+    assert out.strip() == "", out

@@ -122,6 +122,6 @@ function possibleMatch(c, n, canAdd, gradeId, parallels) {
     h('p', { class: 'msg info' }, 'Not sure which card this is: compare it with these and choose the one you have.'),
     h('fieldset', { class: 'choices' }, h('legend', {}, 'Which card is it?'), choices.map((o, i) => h('label', { class: 'choice' },
       h('input', { type: 'radio', name: `pick-${n}`, value: o.id, onchange: () => choose(o) }),
-      ` ${api.cardLabel(o)}${i === 0 ? ' (closest match)' : ''} `, h('a', { href: `#/card/${o.id}` }, 'open'))))),
+      ` ${api.cardLabel(o)}${i === 0 ? ' (closest match)' : ''} `, h('a', { href: `#/card/${o.id}` }, 'open')))),
     slot];
 }
