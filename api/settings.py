@@ -32,6 +32,8 @@ meaning:
 | CARDWISE_LLM_MODEL | cardwise-builtin | model name sent to that endpoint |
 | CARDWISE_LLM_TIMEOUT_S | 30 | per-request timeout to the model server |
 | CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
+| CARDWISE_AGENT_EMBEDDINGS | true | sentence embeddings (torch) for the agent's question families and tool retrieval; false = word patterns |
+| CARDWISE_LLM_TOOL_RETRIEVAL | true | offer a real model only the tools relevant to the question; false = every permitted tool |
 """
 
 from __future__ import annotations
@@ -78,4 +80,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         llm_model=get("LLM_MODEL", base.llm_model),
         llm_timeout_s=float(get("LLM_TIMEOUT_S", base.llm_timeout_s)),
         llm_max_retries=int(get("LLM_MAX_RETRIES", base.llm_max_retries)),
+        agent_embeddings=get("AGENT_EMBEDDINGS", str(base.agent_embeddings)).lower() not in ("0", "false", "no", "off"),
+        llm_tool_retrieval=get("LLM_TOOL_RETRIEVAL", str(base.llm_tool_retrieval)).lower() not in
+        ("0", "false", "no", "off"),
     )

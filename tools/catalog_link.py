@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy import func, select
 
-from store.models import Attribute, Card, CardAttribute, CardSet, Release, Segment
+from store.models import Attribute, Card, CardAttribute, Release, Segment
 from store.queries import catalog_cards as q
 from tools._catalog_models import CardOut, card_out
 from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs

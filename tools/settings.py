@@ -42,4 +42,8 @@ class Settings:
     llm_model: str = "cardwise-builtin"
     llm_timeout_s: float = 30.0
     llm_max_retries: int = 4
+    # agent: sentence embeddings for question families and tool retrieval (false: word patterns only)
+    agent_embeddings: bool = True
+    # agent: a real model is offered only the tools relevant to the question (false: every permitted tool)
+    llm_tool_retrieval: bool = True
     extra: dict[str, str] = field(default_factory=dict)
