@@ -5,6 +5,7 @@
     cardwise keys create [--name N] | keys list | keys revoke ID
     cardwise import NAME [SOURCE]                         run an importer (see `cardwise import --help`)
     cardwise identifiable on|off [--set ID] [--release ID] [--segment NAME|CODE|ID]   sets photos identify
+    cardwise search reindex [--quiet]                     rebuild the catalog search index now
     cardwise openapi                                      print the OpenAPI document
     cardwise model serve [--port P]                       the built-in model as an OpenAI-compatible server
     cardwise eval run SUITE... [--backend builtin|openai] [--record|--replay]   agent eval suites
@@ -114,8 +115,54 @@ async def _changing_catalog(url: str, fn: Callable[[Any], Any]) -> Any:
             except Exception as exc:  # the command's own outcome (or error) is what the user needs to see
                 print(f"warning: the catalog version was not raised ({exc.__class__.__name__}); running "
                       "servers show the change within CARDWISE_CATALOG_CACHE_S", file=sys.stderr)
+            await _reindex(sessions)
 
     return await _with_sessions(url, run)
+
+
+async def _reindex(sessions: Any, *, quiet: bool = True) -> dict[str, Any]:
+    """Build the search index of the catalog as it is now (servers then open it instead of building it);
+    a failure is reported, not raised: servers rebuild a missing index themselves."""
+    import time
+
+    from store.search import index_root, open_current
+
+    settings = load_settings()
+    started = time.perf_counter()
+    try:
+        index = await open_current(sessions, index_root(settings.database_url, settings.search_dir or None))
+    except Exception as exc:  # noqa: BLE001
+        print(f"warning: the search index was not rebuilt ({exc!r}); servers build it on first use", file=sys.stderr)
+        return {"error": repr(exc)}
+    out = {"path": str(index.path), "documents": index.num_docs, "seconds": round(time.perf_counter() - started, 2)}
+    if not quiet:
+        print(f"search index {index.path} ({index.num_docs:,} documents) ready in {out['seconds']} s", file=sys.stderr)
+    return out
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """``cardwise search reindex``: build the catalog search index from the database now (it is derived
+    data: also rebuilt automatically when missing or behind the catalog)."""
+    import shutil
+
+    from store.search import index_root
+
+    settings = load_settings()
+    migrations.upgrade(settings.database_url)
+    root = index_root(settings.database_url, settings.search_dir or None)
+
+    async def run(sessions: Any) -> dict[str, Any]:
+        from store.search import fingerprint
+
+        async with sessions() as s:
+            fp = await fingerprint(s)
+        if (root / fp).is_dir():  # a reindex asked for by hand builds afresh
+            shutil.rmtree(root / fp, ignore_errors=True)
+        return await _reindex(sessions, quiet=args.quiet)
+
+    out = asyncio.run(_with_sessions(settings.database_url, run))
+    print(json.dumps(out))
+    return 1 if "error" in out else 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -300,6 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
     ident.add_argument("--segment", action="append", metavar="NAME|CODE|ID",
                        help="every set of a segment (repeatable)")
     ident.set_defaults(func=cmd_identifiable)
+
+    sr = sub.add_parser("search", help="the catalog search index")
+    sr.add_argument("action", choices=["reindex"], help="rebuild it from the database now")
+    sr.add_argument("--quiet", action="store_true")
+    sr.set_defaults(func=cmd_search)
 
     o = sub.add_parser("openapi", help="print the OpenAPI document")
     o.set_defaults(func=cmd_openapi)

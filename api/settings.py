@@ -23,6 +23,7 @@ meaning:
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
 | CARDWISE_CATALOG_CACHE_MB | 64 | most megabytes of cached catalog answers per process; 0 = off |
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
+| CARDWISE_SEARCH_DIR | (empty) | folder for the catalog search index (derived data, rebuilt when missing or stale); empty = beside a SQLite database file (`<file>.search`), else `var/search`; each database gets its own subfolder |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_OCR_THREADS | 2 | onnxruntime threads of each OCR model (text detection, angle, recognition) |
@@ -73,6 +74,7 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
         catalog_cache_entries=int(get("CATALOG_CACHE_ENTRIES", base.catalog_cache_entries)),
         catalog_cache_mb=int(get("CATALOG_CACHE_MB", base.catalog_cache_mb)),
         catalog_version_check_s=float(get("CATALOG_VERSION_CHECK_S", base.catalog_version_check_s)),
+        search_dir=env.get("CARDWISE_SEARCH_DIR", base.search_dir),
         max_upload_bytes=int(get("MAX_UPLOAD_BYTES", base.max_upload_bytes)),
         feedback_daily_limit=int(get("FEEDBACK_DAILY_LIMIT", base.feedback_daily_limit)),
         llm_base_url=env.get("CARDWISE_LLM_BASE_URL", base.llm_base_url),

@@ -162,9 +162,16 @@ def copy_of(db_backend: str, template, tmp_path: Path) -> Iterator[str]:
     asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@pytest.fixture(autouse=True)
+def _search_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Commands run by a test (``cardwise import ...``) keep their search index in the test's folder."""
+    monkeypatch.setenv("CARDWISE_SEARCH_DIR", str(tmp_path / "search"))
+
+
 @pytest.fixture
-def settings(db_url: str) -> Settings:
-    return Settings(database_url=db_url, log_format="text", db_pool_size=5)
+def settings(db_url: str, tmp_path: Path) -> Settings:
+    # the search index follows the test's own database (never shared or left behind)
+    return Settings(database_url=db_url, log_format="text", db_pool_size=5, search_dir=str(tmp_path / "search"))
 
 
 @pytest.fixture

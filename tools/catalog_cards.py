@@ -9,12 +9,20 @@ from pydantic import Field, SerializeAsAny
 
 from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
+from store.search import CardFilters
 from tools import _odds
 from tools._catalog_models import (
-    CardDetail, CardOut, CardsPage, FieldKV, card_out, fields_or_400, parallel_out,
+    CardDetail,
+    CardOut,
+    CardsPage,
+    FieldKV,
+    card_out,
+    fields_or_400,
+    parallel_out,
 )
 from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
 from tools._registry import tool
+from tools._search import catalog_index
 from tools.context import ToolContext
 from tools.errors import invalid, not_found
 
@@ -51,14 +59,41 @@ class CardsQuery(_CardFilters):
 
 @tool("catalog_cards", method="GET", path="/v1/catalog/cards", cache=True)
 async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
-    """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated."""
+    """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated. A name
+    matches its words in any order, as prefixes and with small typos, best matches first (unless sort is given)."""
+    found = await _search_by_name(ctx, query)
     async with ctx.transaction() as s:
-        rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
-                                           skip=query.skip, take=query.take)
+        if found is not None:
+            rows, total = await q.rows_in_order(session=s, card_ids=found[0]), found[1]
+        else:
+            rows, total = await q.search_cards(session=s, f=query.card_filter(), sort=query.sort, order=query.order,
+                                               skip=query.skip, take=query.take)
         ids = [r.id for r in rows]
         attrs, prices = await q.enrich(session=s, card_ids=ids)
     return CardsPage(cards=[card_out(r, attrs, prices) for r in rows], total_count=total, skip=query.skip,
                      take=query.take)
+
+
+async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[uuid.UUID], int] | None:
+    """The page's card ids and the total from the search index, for a name search in relevance order whose
+    other filters the index holds; None sends it to SQL (as does a name the index finds nowhere, so a
+    fragment from inside a word, "htan", still finds what it did)."""
+    if not query.name or query.sort is not None or query.release_name or query.set_name or query.attribute_id \
+            or query.attribute_short_name:
+        return None
+    index = await catalog_index(ctx)
+    filters = CardFilters(year=query.year, min_year=_year_int(query.min_year), max_year=_year_int(query.max_year),
+                          number=query.number, manufacturer=query.manufacturer, release_id=query.release_id,
+                          set_id=query.set_id)
+    hits, total = index.entities("card", query.name, filters=filters, limit=query.take, offset=query.skip,
+                                 prefix=True, need_name=True)
+    if total == 0:
+        return None
+    return [uuid.UUID(h.id) for h in hits], total
+
+
+def _year_int(year: str | None) -> int | None:
+    return int(year[:4]) if year else None
 
 
 class CardQuery(In):

@@ -11,8 +11,21 @@ from typing import Literal
 from pydantic import Field
 
 from store.queries import catalog_meta as q
-from tools._models import Binary, BoolStr, CamelOut, In, Order, Out, Skip, Take, UUIDStr, Year
+from store.search import CardFilters
+from tools._models import (
+    Binary,
+    BoolStr,
+    CamelOut,
+    In,
+    Order,
+    Out,
+    Skip,
+    Take,
+    UUIDStr,
+    Year,
+)
 from tools._registry import tool
+from tools._search import catalog_index
 from tools.context import ToolContext
 from tools.errors import not_found
 
@@ -259,27 +272,57 @@ class AcSegments(_AcBase):
     pass
 
 
+AC_LIMIT = 10
+INDEXED_AC = {"cards": "card", "sets": "set", "releases": "release"}
+
+
 async def _ac(ctx: ToolContext, kind: str, query: _AcBase) -> Suggestions:
     args = query.model_dump(exclude={"q"})
+    if kind in INDEXED_AC:
+        found = await _ac_from_index(ctx, INDEXED_AC[kind], query.q, args)
+        if found:
+            return Suggestions(suggestions=found)
     async with ctx.transaction() as s:
         return Suggestions(suggestions=await q.autocomplete(session=s, kind=kind, q=query.q, **args))
 
 
+async def _ac_from_index(ctx: ToolContext, kind: str, text: str, args: dict) -> list[str]:
+    """Up to 10 distinct names from the search index, best first (the typed words as prefixes, in any
+    order, small typos forgiven); empty when it finds none (SQL's substring match then answers)."""
+    index = await catalog_index(ctx)
+    if kind == "card" and not any(args.values()):
+        return [h.name for h in index.names(text, kinds=["name"], prefix=True, limit=AC_LIMIT)]
+    filters = CardFilters(year=args.get("year"), segment=args.get("segment_id"),
+                          manufacturer=args.get("manufacturer_id"), release_id=args.get("release_id"),
+                          set_id=args.get("set_id"))
+    out: list[str] = []
+    take = AC_LIMIT * 5
+    for offset in range(0, AC_LIMIT * 50, take):  # a popular name holds many cards: read on until 10 differ
+        hits, total = index.entities(kind, text, filters=filters, limit=take, offset=offset, prefix=True,
+                                     in_text=False)
+        for h in hits:
+            if h.name not in out:
+                out.append(h.name)
+        if len(out) >= AC_LIMIT or offset + take >= total:
+            break
+    return out[:AC_LIMIT]
+
+
 @tool("autocomplete_cards", method="GET", path="/v1/autocomplete/cards", cache=True)
 async def autocomplete_cards(ctx: ToolContext, query: AcCards) -> Suggestions:
-    """Suggest up to 10 unique card names containing the typed text, alphabetically."""
+    """Suggest up to 10 unique card names matching the typed words (prefixes, any order, small typos), best first."""
     return await _ac(ctx, "cards", query)
 
 
 @tool("autocomplete_sets", method="GET", path="/v1/autocomplete/sets", cache=True)
 async def autocomplete_sets(ctx: ToolContext, query: AcSets) -> Suggestions:
-    """Suggest up to 10 set names containing the typed text, alphabetically."""
+    """Suggest up to 10 set names matching the typed words (prefixes, any order, small typos), best first."""
     return await _ac(ctx, "sets", query)
 
 
 @tool("autocomplete_releases", method="GET", path="/v1/autocomplete/releases", cache=True)
 async def autocomplete_releases(ctx: ToolContext, query: AcReleases) -> Suggestions:
-    """Suggest up to 10 release names containing the typed text, alphabetically."""
+    """Suggest up to 10 release names matching the typed words (prefixes, any order, small typos), best first."""
     return await _ac(ctx, "releases", query)
 
 

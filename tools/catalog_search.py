@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Literal
 
 from pydantic import Field
 
 from store.queries import catalog_search as q
+from store.search import CardFilters
+from store.search.fold import fold
+from store.search.index import EXACT, SAME_WORDS
 from tools._catalog_models import fields_or_400
 from tools._models import CamelOut, In, Out, Skip, Take, Year
 from tools._registry import tool
+from tools._search import catalog_index
 from tools.context import ToolContext
 
 
@@ -53,9 +58,47 @@ class SearchPage(Out):
 async def catalog_search(ctx: ToolContext, query: SearchQuery) -> SearchPage:
     """Search the whole catalog (cards, sets, releases, parallels) with one text query, best matches first."""
     fields = fields_or_400(query.field)
+    if not fields:  # metadata fields are not in the index
+        found = await _from_index(ctx, query)
+        if found is not None:
+            return found
     async with ctx.transaction() as s:
         rows, total = await q.search(session=s, q=query.q.strip(), kind=query.type, segment=query.segment,
                                      manufacturer=query.manufacturer, year=query.year, min_year=query.min_year,
                                      max_year=query.max_year, fields=fields, skip=query.skip, take=query.take)
     return SearchPage(results=[SearchResult.model_validate(r) for r in rows], total_count=total, skip=query.skip,
                       take=query.take)
+
+
+async def _from_index(ctx: ToolContext, query: SearchQuery) -> SearchPage | None:
+    """The page ranked by the search index (words in any order, prefixes, typos), its rows read by id;
+    None when the index finds nothing (SQL's substring match then answers, as before)."""
+    index = await catalog_index(ctx)
+    filters = CardFilters(year=query.year, min_year=int(query.min_year[:4]) if query.min_year else None,
+                          max_year=int(query.max_year[:4]) if query.max_year else None, segment=query.segment,
+                          manufacturer=query.manufacturer)
+    want = query.skip + query.take
+    ranked: list[tuple[float, int, str, str]] = []
+    total = 0
+    for order, kind in enumerate(q.KINDS):
+        if query.type and kind != query.type:
+            continue
+        hits, n = index.entities(kind, query.q, filters=filters, limit=want, prefix=True, need_name=True)
+        total += n
+        ranked += [(-h.score, order, kind, h.id) for h in hits]
+    if total == 0:
+        return None
+    page = sorted(ranked)[query.skip:want]
+    words = fold(query.q)
+    top = EXACT + SAME_WORDS + 10 * max(len(words.split()), 1)
+    async with ctx.transaction() as s:
+        rows = await q.details(session=s, picks=[(kind, uuid.UUID(i)) for _, _, kind, i in page])
+    results = []
+    for neg_score, _, kind, i in page:
+        row = rows.get((kind, i))
+        if row is None:  # gone since the index was built
+            continue
+        exact = fold(row["name"]) == words
+        results.append(SearchResult.model_validate({**row, "relevance": round(min(1.0, -neg_score / top), 4),
+                                                    "matchKind": "exact" if exact else "fuzzy"}))
+    return SearchPage(results=results, total_count=total, skip=query.skip, take=query.take)

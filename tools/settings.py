@@ -34,6 +34,8 @@ class Settings:
     catalog_cache_mb: int = 64
     # seconds between reads of the catalog version (raised by imports): cached answers are dropped when it moves
     catalog_version_check_s: float = 1.0
+    # folder for the catalog search index; empty = beside a SQLite database file, else var/search
+    search_dir: str = ""
     feedback_daily_limit: int = 50
     feedback_duplicate_window_s: int = 3600
     # agent: an OpenAI-compatible endpoint; empty base URL means the built-in offline model

@@ -11,7 +11,16 @@ from sqlalchemy import and_, func, literal, or_, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
-    Attribute, Card, CardAttribute, CardPrice, CardSet, FieldValue, MetadataField, Parallel, ParallelCard, Release,
+    Attribute,
+    Card,
+    CardAttribute,
+    CardPrice,
+    CardSet,
+    FieldValue,
+    MetadataField,
+    Parallel,
+    ParallelCard,
+    Release,
 )
 from store.queries import card_name_search
 from store.queries._util import page
@@ -54,7 +63,7 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     term = card_name_search.name_only_term(f, sort, order, dialect_of(session))
     if term is not None:  # SQLite's most common search: a name alone, in name order
         ids, total = await card_name_search.page_ids(session, term, skip, take)
-        rows = list((await session.execute(card_select().where(Card.id.in_(ids))))) if ids else []
+        rows = list(await session.execute(card_select().where(Card.id.in_(ids)))) if ids else []
         pos = {cid: i for i, cid in enumerate(ids)}
         return sorted(rows, key=lambda r: pos[r.id]), total
     conds = card_conds(f, dialect_of(session))
@@ -79,6 +88,15 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     if skip == 0:
         return rows, 0
     return await page(session, card_select().where(*conds), skip=skip, take=take)
+
+
+async def rows_in_order(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> list[Any]:
+    """The cards of these ids, in the order given (a page ranked by the search index)."""
+    if not card_ids:
+        return []
+    rows = list((await session.execute(card_select().where(Card.id.in_(card_ids)))).all())
+    pos = {cid: i for i, cid in enumerate(card_ids)}
+    return sorted(rows, key=lambda r: pos[r.id])
 
 
 async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort: str | None,

@@ -125,7 +125,7 @@ async def test_autocomplete(client, auth, cat):
     s, body = await get(client, auth, "/v1/autocomplete/sets", q="base")
     assert body["suggestions"] == ["Base", "Base Set"]
     s, body = await get(client, auth, "/v1/autocomplete/releases", q="topps")
-    assert body["suggestions"] == ["1989 Topps", "2024 Topps Chrome"]
+    assert body["suggestions"] == ["2024 Topps Chrome", "1989 Topps"]  # equally good matches: the newer first
     s, body = await get(client, auth, "/v1/autocomplete/manufacturers", q="o")
     assert body["suggestions"] == ["Topps", "Wizards of the Coast"]
     s, body = await get(client, auth, "/v1/autocomplete/years", q="19")

@@ -108,18 +108,21 @@ def test_cache_settings_come_from_the_environment():
 
 
 def _slow_search(monkeypatch, fail_first: bool = False) -> list[int]:
-    """Count (and slow down) the card search queries the tool runs; optionally fail the first."""
+    """Count (and slow down) the card search queries the tool runs (SQL's search, or the read of the
+    cards the search index ranked); optionally fail the first."""
     calls: list[int] = []
-    real = catalog_cards.search_cards
 
-    async def search(**kw):
-        calls.append(1)
-        await asyncio.sleep(0.2)
-        if fail_first and len(calls) == 1:
-            raise ServiceError("SERVICE_UNAVAILABLE", "The database is unavailable")
-        return await real(**kw)
+    def slowed(real):
+        async def search(**kw):
+            calls.append(1)
+            await asyncio.sleep(0.2)
+            if fail_first and len(calls) == 1:
+                raise ServiceError("SERVICE_UNAVAILABLE", "The database is unavailable")
+            return await real(**kw)
+        return search
 
-    monkeypatch.setattr(catalog_cards, "search_cards", search)
+    for name in ("search_cards", "rows_in_order"):
+        monkeypatch.setattr(catalog_cards, name, slowed(getattr(catalog_cards, name)))
     return calls
 
 

@@ -1,0 +1,221 @@
+"""Reading the catalog out of the database into a fresh index folder."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tantivy
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from store.models import (
+    Attribute,
+    Card,
+    CardAttribute,
+    CardSet,
+    Manufacturer,
+    Parallel,
+    ParallelCard,
+    Release,
+    Segment,
+)
+from store.search.fold import abbreviations, fold, number_key, season, year_tokens
+from store.search.schema import build_schema
+
+MAX_IDS = 20
+
+
+@dataclass
+class _Group:
+    """One distinct name of a kind: the entities carrying it."""
+    label: str
+    ids: list[tuple[int, str]] = field(default_factory=list)  # (sort key, id): newest first
+    count: int = 0
+    years: set[str | None] = field(default_factory=set)
+    segments: Counter = field(default_factory=Counter)
+    spellings: Counter = field(default_factory=Counter)
+
+
+@dataclass
+class CatalogRows:
+    """The catalog as plain tuples, read in a handful of statements."""
+    segments: dict[Any, str]
+    makers: dict[Any, str]
+    releases: dict[Any, tuple[str, str | None, Any, Any]]  # id -> name, year, segment_id, manufacturer_id
+    sets: dict[Any, tuple[str, Any]]  # id -> name, release_id
+    parallels: list[tuple[Any, str, Any, bool]]  # id, name, set_id, is_partial
+    partial_counts: dict[Any, int]
+    attributes: dict[Any, list[str]]
+    cards: list[tuple[Any, str, str | None, Any, Any, Any]]  # id, name, number, variation_of, set_id, release_id
+
+
+async def read_catalog(session: AsyncSession) -> CatalogRows:
+    async def rows(stmt):
+        return (await session.execute(stmt)).all()
+
+    attrs: dict[Any, list[str]] = defaultdict(list)
+    for cid, short, name in await rows(select(CardAttribute.card_id, Attribute.short_name, Attribute.name)
+                                       .join(Attribute, Attribute.id == CardAttribute.attribute_id)):
+        attrs[cid] += [short, name]
+    return CatalogRows(
+        segments=dict(await rows(select(Segment.id, Segment.name))),
+        makers=dict(await rows(select(Manufacturer.id, Manufacturer.name))),
+        releases={r[0]: tuple(r[1:]) for r in await rows(select(
+            Release.id, Release.name, Release.year, Release.segment_id, Release.manufacturer_id))},
+        sets={r[0]: tuple(r[1:]) for r in await rows(select(CardSet.id, CardSet.name, CardSet.release_id))},
+        parallels=[tuple(r) for r in await rows(select(Parallel.id, Parallel.name, Parallel.set_id,
+                                                        Parallel.is_partial))],
+        partial_counts=dict(await rows(select(ParallelCard.parallel_id, func.count())
+                                       .group_by(ParallelCard.parallel_id))),
+        attributes=attrs,
+        cards=[tuple(r) for r in await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id,
+                                                    Card.release_id))],
+    )
+
+
+def _sid(value: Any) -> str:
+    return str(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)))
+
+
+def write_index(cat: CatalogRows, path: Path) -> int:
+    """Write every card and distinct name into a new index at ``path``; returns the documents written."""
+    schema = build_schema()
+    index = tantivy.Index(schema, path=str(path), reuse=False)
+    writer = index.writer(heap_size=64_000_000, num_threads=1)
+    seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
+    maker_keys = {mid: [fold(n), _sid(mid)] for mid, n in cat.makers.items()}
+    rel_info = {}
+    rel_context: dict[Any, set[str]] = {}  # what a query may name a card's release by, whole
+    for rid, (name, year, seg_id, maker_id) in cat.releases.items():
+        span = season(year)
+        folded = fold(name)
+        words = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg_id)),
+                 fold(cat.makers.get(maker_id))]
+        rel_info[rid] = (span[0] if span else 0, year, seg_id, maker_id, words)
+        seg_word = fold(cat.segments.get(seg_id))
+        keys = {folded}
+        if seg_word and folded.endswith(" " + seg_word):  # "1989 upper deck baseball" is "1989 upper deck"
+            keys.add(folded[: -len(seg_word) - 1])
+        rel_context[rid] = keys
+    groups: dict[str, dict[str, _Group]] = {k: {} for k in ("name", "release", "set", "parallel", "manufacturer")}
+
+    def group(kind: str, label: str) -> _Group:
+        g = groups[kind].get(label)
+        if g is None:
+            g = groups[kind][label] = _Group(label)
+        return g
+
+    set_cards: Counter = Counter()
+    name_cards = Counter(fold(c[1]) for c in cat.cards)  # how many cards a name has: famous players first on ties
+    written = 0
+
+    def entity(kind: str, eid: Any, name: str, release_id: Any, set_id: Any | None, extra: list[str],
+               weight: float) -> tantivy.Document:
+        """A card, set, release or parallel: its name, the words around it and the fields filters use."""
+        first_year, year, seg_id, maker_id, rel_words = rel_info[release_id]
+        folded = fold(name)
+        newness = min(max(first_year - 1900, 0), 130) / 130
+        d = tantivy.Document(kind=kind, id=_sid(eid), name=folded, name_key=folded,
+                             name_bag=" ".join(sorted(folded.split())), text=" ".join([folded, *extra, *rel_words]),
+                             year=first_year, release_id=_sid(release_id), label=name,
+                             weight=0.02 * newness + weight)
+        for key in rel_context[release_id]:
+            d.add_text("context", key)
+        if set_id is not None:
+            d.add_text("set_id", _sid(set_id))
+            d.add_text("context", fold(cat.sets[set_id][0]))
+        if year:
+            d.add_text("season", year.strip())
+        for key in seg_keys.get(seg_id, ()):
+            d.add_text("segment", key)
+        for key in maker_keys.get(maker_id, ()):
+            d.add_text("manufacturer", key)
+        return d
+
+    for cid, name, number, variation_of, set_id, release_id in cat.cards:
+        first_year, _, seg_id, _, _ = rel_info[release_id]
+        folded = fold(name)
+        num = number_key(number)
+        base = variation_of is None
+        d = entity("card", cid, name, release_id, set_id,
+                   [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
+                   0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
+        d.add_integer("base", int(base))
+        if num:
+            d.add_text("number", num)
+        writer.add_document(d)
+        written += 1
+        set_cards[set_id] += 1
+        if folded:  # spellings that fold alike ("Griffey Jr." / "Griffey, Jr.") are one name
+            g = group("name", folded)
+            g.spellings[name] += 1
+            g.ids.append((-(first_year * 2 + base), _sid(cid)))
+            g.count += 1
+            g.segments[seg_id] += 1
+    rel_cards: Counter = Counter()
+    for sid, n in set_cards.items():
+        rel_cards[cat.sets[sid][1]] += n
+    for rid, (name, year, seg_id, maker_id) in cat.releases.items():
+        g = group("release", name)
+        g.ids.append((-rel_info[rid][0], _sid(rid)))
+        g.count += rel_cards[rid]
+        g.years.add(year)
+        g.segments[seg_id] += 1
+        if maker_id in cat.makers:
+            m = group("manufacturer", cat.makers[maker_id])
+            m.ids = [(0, _sid(maker_id))]
+            m.count += rel_cards[rid]
+            m.segments[seg_id] += 1
+    for sid, (name, rid) in cat.sets.items():
+        _, year, seg_id, _, _ = rel_info[rid]
+        g = group("set", name)
+        g.ids.append((-rel_info[rid][0], _sid(sid)))
+        g.count += set_cards[sid]
+        g.years.add(year)
+        g.segments[seg_id] += 1
+    for pid, name, sid, partial in cat.parallels:
+        rid = cat.sets[sid][1]
+        g = group("parallel", name)
+        g.ids.append((-rel_info[rid][0], _sid(pid)))
+        g.count += cat.partial_counts.get(pid, 0) if partial else set_cards[sid]
+        g.years.add(rel_info[rid][1])
+        g.segments[rel_info[rid][2]] += 1
+    for rid, (name, _, _, _) in cat.releases.items():
+        writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
+    for sid, (name, rid) in cat.sets.items():
+        writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
+    for pid, name, sid, _ in cat.parallels:
+        writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
+    written += len(cat.releases) + len(cat.sets) + len(cat.parallels)
+    for kind, named in groups.items():
+        for key, g in named.items():
+            label = g.spellings.most_common(1)[0][0] if g.spellings else key
+            folded = fold(label)
+            if not folded:
+                continue
+            ids = [i for _, i in sorted(g.ids)[:MAX_IDS]]
+            years = {y for y in g.years if y}
+            seg = g.segments.most_common(1)[0][0] if g.segments else None
+            popularity = min(math.log10(g.count + 1) / 4, 1.0)
+            words = len(folded.split())
+            year = next(iter(years)) if len(years) == 1 else None
+            around = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg))]
+            d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_bag=" ".join(sorted(folded.split())),
+                                 text=" ".join(around), label=label, count=g.count,
+                                 weight=0.05 * popularity + 0.01 * max(0, 5 - words) / 5)
+            for i in ids:
+                d.add_text("ids", i)
+            if year:
+                d.add_text("year_label", year)
+            if seg in cat.segments:
+                d.add_text("segment_label", cat.segments[seg])
+            writer.add_document(d)
+            written += 1
+    writer.commit()
+    writer.wait_merging_threads()
+    return written

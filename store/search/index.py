@@ -1,0 +1,210 @@
+"""``CatalogIndex``: typo-tolerant, any-order name and card search over one built index folder."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+from store.search.fold import edit_distance, fold, max_edits, number_key, season
+from store.search.schema import NAME_KINDS, build_schema
+
+Q = tantivy.Query
+MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
+# what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
+WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
+EXACT, SAME_WORDS, CONTEXT = 100.0, 80.0, 3.0
+
+
+@dataclass(frozen=True)
+class NameHit:
+    kind: str
+    name: str
+    score: float
+    exact: bool
+    distance: int
+    count: int
+    ids: tuple[str, ...]
+    year: str | None = None
+    segment: str | None = None
+
+
+@dataclass(frozen=True)
+class CardHit:
+    id: str
+    score: float
+    name: str = ""  # the catalog's spelling of the card's (or entity's) name
+
+
+@dataclass(frozen=True)
+class CardFilters:
+    year: str | None = None
+    min_year: int | None = None
+    max_year: int | None = None
+    number: str | None = None
+    segment: str | None = None
+    manufacturer: str | None = None
+    release_id: str | None = None
+    set_id: str | None = None
+    base_only: bool = False
+
+
+def _entity_key(value: str) -> str:
+    try:
+        return str(uuid.UUID(value.strip()))
+    except ValueError:
+        return fold(value)
+
+
+class CatalogIndex:
+    """A read-only view of one index folder (built by ``store.search.build``)."""
+
+    def __init__(self, path: Path, *, version: str = "") -> None:
+        self.path = Path(path)
+        self.version = version
+        self.schema = build_schema()
+        self._index = tantivy.Index.open(str(self.path))
+        self._searcher = self._index.searcher()
+
+    @property
+    def num_docs(self) -> int:
+        return self._searcher.num_docs
+
+    # ------------------------------------------------------------------ queries
+    def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
+        return Q.const_score_query(query, score)
+
+    def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True, typing: bool = False
+              ) -> tantivy.Query:
+        """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
+        ``typing``: the word being typed, whose completions count as much as the word itself."""
+        fields = ("name", "text") if text else ("name",)
+        alts = []
+        edits = max_edits(word) if fuzzy else 0
+        for f in fields:
+            alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
+            if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
+                alts.append(self._const(Q.regex_query(self.schema, f, word + ".*"),
+                                        WORD_SCORES["name" if typing else "name_prefix"]))
+            if edits:
+                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
+                                        WORD_SCORES[f + "_fuzzy"]))
+        return Q.disjunction_max_query(alts)
+
+    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False
+                    ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
+        if text and need_name:  # one word at least must be in the name itself, not only around it
+            clauses.append((MUST, self._const(Q.boolean_query(
+                [(SHOULD, self._word(w, prefix=prefix, text=False, fuzzy=fuzzy)) for w in words]), 0.0)))
+        for i, w in enumerate(words):
+            last = i == len(words) - 1
+            # prefixes: every word of 2+ letters while typing, the last one from its first letter
+            clauses.append((MUST, self._word(w, prefix=prefix and (last or len(w) >= 2), text=text, fuzzy=fuzzy,
+                                               typing=prefix and last)))
+        if text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
+            spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
+            clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
+                                                                          CONTEXT)) for p in sorted(spans)])))
+        phrase = " ".join(words)
+        clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_key", phrase), EXACT)))
+        clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_bag", " ".join(sorted(words))),
+                                            SAME_WORDS)))
+        return clauses
+
+    def _search(self, query: tantivy.Query, limit: int, offset: int = 0) -> tuple[list[tuple[float, object]], int]:
+        size = max(self._searcher.num_docs, 1)
+        if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
+            res = self._searcher.search(query, limit=1, count=True)
+            return [], int(res.count or 0)
+        res = self._searcher.search(query, limit=min(limit, size), count=True, offset=offset,
+                                    weight_by_field="weight")
+        return list(res.hits), int(res.count or 0)
+
+    # ------------------------------------------------------------------ names
+    def names(self, phrase: str, *, kinds: Iterable[str] | None = None, limit: int = 10, fuzzy: bool = True,
+              prefix: bool = False) -> list[NameHit]:
+        """Distinct names best first (exact > same words in another order > words > prefixes > typos;
+        more common names first on ties)."""
+        words = fold(phrase).split()
+        wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
+        if not words or not wanted or limit <= 0:
+            return []
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True)
+        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted)))
+        hits, _ = self._search(Q.boolean_query(clauses), limit)
+        out = []
+        for score, addr in hits:
+            doc = self._searcher.doc(addr)
+            label = doc.get_first("label")
+            name_words = fold(label).split()
+            out.append(NameHit(kind=doc.get_first("kind"), name=label, score=round(float(score), 4),
+                               exact=" ".join(name_words) == " ".join(words),
+                               distance=_distance(words, name_words, prefix), count=int(doc.get_first("count") or 0),
+                               ids=tuple(doc.get_all("ids")), year=doc.get_first("year_label"),
+                               segment=doc.get_first("segment_label")))
+        return out
+
+    # ------------------------------------------------------------------ cards
+    def cards(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
+              prefix: bool = False) -> tuple[list[CardHit], int]:
+        """Cards best first (exact name > prefix > typos; newer and base cards first on ties) and the exact total."""
+        return self.entities("card", text, filters=filters, limit=limit, offset=offset, prefix=prefix)
+
+    def entities(self, kind: str, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
+                 prefix: bool = False, need_name: bool = False, in_text: bool = True) -> tuple[list[CardHit], int]:
+        """``cards`` for one kind of catalog entity: "card", "set", "release" or "parallel" (their ids). Words
+        match the name or what surrounds it (number, set, release, year, maker, segment, attributes);
+        ``need_name``: one of them at least must be in the name; ``in_text=False``: all of them (autocomplete)."""
+        words = fold(text).split()
+        clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
+        clauses.append((MUST, Q.term_query(self.schema, "kind", "card" if kind == "card" else "e_" + kind)))
+        clauses += self._filter_clauses(filters or CardFilters())
+        hits, total = self._search(Q.boolean_query(clauses), limit, offset)
+        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "")
+                for s, d in docs], total
+
+    def _filter_clauses(self, f: CardFilters) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        s = self.schema
+        out = []
+        if f.year:
+            span = season(f.year)
+            if span and "-" not in f.year and "/" not in f.year:
+                out.append(Q.range_query(s, "year", tantivy.FieldType.Integer, span[0], span[0]))
+            else:
+                out.append(Q.term_query(s, "season", f.year.strip()))
+        else:
+            lo, hi = f.min_year, f.max_year
+            if lo is not None or hi is not None:
+                out.append(Q.range_query(s, "year", tantivy.FieldType.Integer, lo, hi))
+        if f.number:
+            out.append(Q.term_query(s, "number", number_key(f.number)))
+        if f.segment:
+            out.append(Q.term_query(s, "segment", _entity_key(f.segment)))
+        if f.manufacturer:
+            out.append(Q.term_query(s, "manufacturer", _entity_key(f.manufacturer)))
+        if f.release_id:
+            out.append(Q.term_query(s, "release_id", _entity_key(f.release_id)))
+        if f.set_id:
+            out.append(Q.term_query(s, "set_id", _entity_key(f.set_id)))
+        if f.base_only:
+            out.append(Q.term_query(s, "base", 1))
+        return [(MUST, Q.const_score_query(q, 0.0)) for q in out]
+
+
+def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
+    """Edits between the query's words and their nearest name words (0 for exact or prefix matches)."""
+    total = 0
+    for w in words:
+        best = len(w)
+        for n in name_words:
+            if n == w or (prefix and n.startswith(w)):
+                best = 0
+                break
+            best = min(best, edit_distance(w, n))
+        total += best
+    return total

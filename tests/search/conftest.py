@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import seed_catalog
+
+
+@pytest.fixture
+async def cat(sessions):
+    return await seed_catalog(sessions)

@@ -1,0 +1,152 @@
+"""The catalog search index on a small catalog made here: folding, typos, order, seasons, filters, ranking."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from store.models import Card, CardSet, Manufacturer, Parallel, Release, Segment
+from store.queries import catalog_version
+from store.search import CardFilters, index_root
+from tools._search import catalog_index
+
+
+async def _catalog(sessions) -> dict[str, uuid.UUID]:
+    ids: dict[str, uuid.UUID] = {}
+    rows = []
+
+    def add(key, row):
+        row.id = uuid.uuid4()
+        ids[key] = row.id
+        rows.append(row)
+        return row.id
+
+    base = add("seg_base", Segment(name="Baseball"))
+    hoops = add("seg_hoops", Segment(name="Basketball"))
+    poke = add("seg_poke", Segment(name="Pokemon"))
+    ud = add("ud", Manufacturer(name="Upper Deck"))
+    fleer = add("fleer", Manufacturer(name="Fleer"))
+    add("ud89", Release(segment_id=base, manufacturer_id=ud, name="1989 Upper Deck", year="1989"))
+    add("top18", Release(segment_id=base, name="2018 Topps Update", year="2018"))
+    add("fl86", Release(segment_id=hoops, manufacturer_id=fleer, name="1986-87 Fleer", year="1986-87"))
+    add("bs", Release(segment_id=poke, name="Base Set", year="1999"))
+    add("ev", Release(segment_id=poke, name="Evolving Skies", year="2021"))
+    for key, rel, name in (("s_ud89", "ud89", "Base"), ("s_top18", "top18", "Base"), ("s_fl86", "fl86", "Base"),
+                           ("s_bs", "bs", "Base Set"), ("s_ev", "ev", "Evolving Skies")):
+        add(key, CardSet(release_id=ids[rel], name=name))
+
+    def card(key, set_key, name, number, **kw):
+        s = next(r for r in rows if getattr(r, "id", None) == ids[set_key])
+        add(key, Card(set_id=s.id, release_id=s.release_id, name=name, number=number, **kw))
+
+    card("griffey", "s_ud89", "Ken Griffey Jr.", "1")
+    card("griffey_sr", "s_ud89", "Ken Griffey", "2")
+    card("acuna", "s_top18", "Ronald Acuña Jr.", "US250")
+    card("jordan", "s_fl86", "Michael Jordan", "57")
+    card("charizard", "s_bs", "Charizard", "4")
+    card("charizard_ev", "s_ev", "Charizard", "11")
+    card("charizard_ex", "s_ev", "Charizard ex", "12")
+    card("charmander", "s_bs", "Charmander", "46")
+    card("farfetchd", "s_bs", "Farfetch'd", "27")
+    card("acuna_var", "s_top18", "Ronald Acuña Jr.", "US250", variation_of=ids["acuna"])
+    add("gold", Parallel(set_id=ids["s_top18"], name="Gold", numbered_to=2018))
+    async with sessions() as s, s.begin():
+        for cls in (Segment, Manufacturer, Release, CardSet, Card, Parallel):
+            s.add_all([r for r in rows if isinstance(r, cls) and not getattr(r, "variation_of", None)])
+            await s.flush()
+        s.add_all([r for r in rows if getattr(r, "variation_of", None)])
+    return ids
+
+
+@pytest.fixture
+async def catalog(sessions):
+    return await _catalog(sessions)
+
+
+def _ids(hits, ids):
+    names = {v: k for k, v in ids.items()}
+    return [names[uuid.UUID(h.id)] for h in hits]
+
+
+async def test_names_fold_diacritics_punctuation_and_order(ctx, catalog):
+    index = await catalog_index(ctx)
+    hit = index.names("Ronald Acuna Jr")[0]
+    assert (hit.kind, hit.name, hit.exact, hit.distance, hit.count) == ("name", "Ronald Acuña Jr.", True, 0, 2)
+    assert index.names("griffey jr ken", kinds=["name"])[0].name == "Ken Griffey Jr."
+    assert index.names("Griffey, Jr.")[0].name == "Ken Griffey Jr."
+    assert index.names("farfetchd")[0].name == "Farfetch'd"
+    exact = index.names("Ken Griffey", kinds=["name"])
+    assert [h.name for h in exact[:2]] == ["Ken Griffey", "Ken Griffey Jr."] and exact[0].exact
+
+
+async def test_names_tolerate_typos_by_length_and_complete_prefixes(ctx, catalog):
+    index = await catalog_index(ctx)
+    assert index.names("charzard")[0].name == "Charizard"  # 1 edit, 8 letters
+    hit = index.names("chrizzard")[0]  # 2 edits, 9 letters
+    assert hit.name == "Charizard" and hit.distance == 2 and not hit.exact
+    assert index.names("jordn")[0].name == "Michael Jordan"
+    assert index.names("jrdn") == []  # 2 edits are too many for 4 letters
+    assert index.names("griffey", fuzzy=False)[0].name.startswith("Ken Griffey")
+    assert index.names("grifey", fuzzy=False) == []
+    assert index.names("charm", prefix=True)[0].name == "Charmander"
+    assert index.names("charm") == []
+
+
+async def test_names_of_releases_sets_parallels_and_makers(ctx, catalog):
+    index = await catalog_index(ctx)
+    rel = index.names("upper deck 1989", kinds=["release"])[0]
+    assert (rel.name, rel.year, rel.segment, rel.count, rel.ids) == ("1989 Upper Deck", "1989", "Baseball", 2,
+                                                                      (str(catalog["ud89"]),))
+    assert index.names("evolvng skies", kinds=["set"])[0].name == "Evolving Skies"
+    assert index.names("gold", kinds=["parallel"])[0].count == 2  # a full-set parallel: both cards of its set
+    maker = index.names("upper", kinds=["manufacturer"], prefix=True)[0]
+    assert (maker.name, maker.ids) == ("Upper Deck", (str(catalog["ud"]),))
+
+
+async def test_cards_rank_exact_then_prefix_then_typos_newer_first(ctx, catalog):
+    index = await catalog_index(ctx)
+    hits, total = index.cards("charizard")
+    assert total == 3
+    # exact names first, the newer of the two before the older, then the longer name
+    assert _ids(hits, catalog) == ["charizard_ev", "charizard", "charizard_ex"]
+    hits, total = index.cards("char", prefix=True)
+    assert total == 4 and set(_ids(hits, catalog)) == {"charizard", "charizard_ev", "charizard_ex", "charmander"}
+    hits, _ = index.cards("acuna")
+    assert _ids(hits, catalog) == ["acuna", "acuna_var"]  # the base card before its variation
+
+
+async def test_cards_any_order_seasons_and_filters(ctx, catalog):
+    index = await catalog_index(ctx)
+    hits, total = index.cards("griffey 1989 upper deck")
+    assert total == 2 and set(_ids(hits, catalog)) == {"griffey", "griffey_sr"}  # every word, in any order
+    hits, total = index.cards("jordan 1986")
+    assert _ids(hits, catalog) == ["jordan"]
+    hits, total = index.cards("jordan 87 fleer")
+    assert total == 1
+    assert index.cards("", filters=CardFilters(year="1986"))[1] == 1  # the 1986-87 season
+    assert index.cards("", filters=CardFilters(year="1987"))[1] == 0
+    assert index.cards("", filters=CardFilters(year="1986-87"))[1] == 1
+    assert index.cards("", filters=CardFilters(min_year=1999, max_year=2018))[1] == 5
+    assert _ids(index.cards("", filters=CardFilters(number="#057"))[0], catalog) == ["jordan"]
+    assert index.cards("charizard", filters=CardFilters(segment="pokemon"))[1] == 3
+    assert index.cards("charizard", filters=CardFilters(segment="Baseball"))[1] == 0
+    assert index.cards("", filters=CardFilters(segment=str(catalog["seg_hoops"])))[1] == 1
+    assert index.cards("", filters=CardFilters(manufacturer="upper deck"))[1] == 2
+    assert index.cards("", filters=CardFilters(release_id=str(catalog["top18"]), base_only=True))[1] == 1
+    assert index.cards("charizard", filters=CardFilters(set_id=str(catalog["s_bs"])))[1] == 1
+    page, total = index.cards("charizard", limit=1, offset=2)
+    assert total == 3 and _ids(page, catalog) == ["charizard_ex"]
+
+
+async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, catalog, sessions):
+    index = await catalog_index(ctx)
+    assert index.names("pikachu") == []
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=catalog["s_bs"], release_id=catalog["bs"], name="Pikachu", number="58"))
+        await catalog_version.bump(session=s)
+    ctx.services["catalog_index.state"].checked = 0.0  # as after CARDWISE_CATALOG_VERSION_CHECK_S
+    fresh = await catalog_index(ctx)
+    assert fresh is not index and fresh.names("pikachu")[0].count == 1
+    root = index_root(ctx.settings.database_url, ctx.settings.search_dir)
+    assert fresh.path.parent == root and str(root).startswith(ctx.settings.search_dir)
