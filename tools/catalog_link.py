@@ -22,10 +22,7 @@ from tools._models import CamelOut, In, Out
 from tools._registry import tool
 from tools.context import ToolContext
 
-try:  # the search index (branch search); a stand-in with the same signature until it lands
-    from tools._search import catalog_index
-except ImportError:  # pragma: no cover - replaced on merge
-    from tools._search_standin import catalog_index
+from tools._search import catalog_index
 
 MAX_RUN = 5
 MAX_CARDS_READ = 3000
@@ -102,13 +99,26 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
         return False
     if hit.kind == "name":
         # a lone word names a player only when it is a whole token of the name (a surname)
-        return all(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens)
+        return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens)
     return len(phrase_tokens) >= 1
+
+
+TIER = 0.97      # hits scoring within 3% of the best read the phrase equally well
+
+
+def _entity(h: Any, words: list[str]) -> LinkedEntity:
+    return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
+                        count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
 
 
 def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[LinkedEntity], list[str]]:
     entities: list[LinkedEntity] = []
     unlinked: list[str] = []
+    span = reading.years
+
+    def year_fit(h: Any) -> bool:
+        return bool(span and h.year and h.year[:4].isdigit() and span[0] <= int(h.year[:4]) <= span[1])
+
     for run in runs(reading):
         i = 0
         while i < len(run):
@@ -120,25 +130,23 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     continue
                 only_domain = all(t in DOMAIN_WORDS for t in toks)
                 kinds = ("release", "set", "parallel") if only_domain else None
-                hits = [h for h in index.names(" ".join(words), kinds=kinds, limit=12)
+                hits = [h for h in index.names(" ".join(words), kinds=kinds, limit=20)
                         if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if only_domain:
                     hits = [h for h in hits if h.exact or h.kind == "release"]
                 if not hits:
                     continue
-                span = reading.years
-
-                def fit(h: Any) -> float:
-                    year_ok = bool(span and h.year and h.year[:4].isdigit() and span[0] <= int(h.year[:4]) <= span[1])
-                    return h.score + (0.5 if year_ok else 0.0)
-
-                best = max(fit(h) for h in hits)
-                top = [h for h in hits if fit(h) >= best - 1e-6]
+                fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
+                best = max(fit.values())
+                top = [h for h in hits if fit[id(h)] >= best * TIER]
                 # several entities read the phrase equally well: keep them all (the cards decide)
-                for h in top[:6]:
-                    entities.append(LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score,
-                                                 exact=h.exact, count=h.count, ids=list(h.ids), year=h.year,
-                                                 segment=h.segment))
+                entities += [_entity(h, words) for h in top[:8]]
+                if span and any(h.kind == "manufacturer" for h in top):
+                    # "89 upper deck": the manufacturer's release of that year
+                    year = str(span[0])
+                    rels = [h for h in index.names(f"{year} {' '.join(words)}", kinds=("release",), limit=10)
+                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
+                    entities += [_entity(h, words) for h in rels[:4]]
                 i += n
                 done = True
                 break
@@ -163,9 +171,12 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     score = 0.0
     names = [e for e in ents if e.kind == "name"]
     if names:
-        if any(e.name == row.name for e in names):
+        mine = [e for e in names if e.name == row.name]
+        if mine:
             matched.append("name")
-            score += 3
+            # the better reading of the words (higher index score, more cards) breaks ties
+            score += 3 + 0.01 * max(e.score for e in mine) / max(e.score for e in names) + \
+                0.001 * min(max(e.count for e in mine), 999) / 999
         else:
             missed.append("name")
     ok = _year_ok(row.release_year, r)
@@ -178,7 +189,9 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
             score += 4
         else:
             missed.append("number")
-    rels = [e for e in ents if e.kind == "release"]
+    # words read as a name are not also a set or release ("Frank Thomas" the player, not the insert set)
+    name_phrases = {fold(e.phrase) for e in names}
+    rels = [e for e in ents if e.kind == "release" and fold(e.phrase) not in name_phrases]
     if rels:
         if any(str(row.release_id) in e.ids for e in rels):
             matched.append("release")
@@ -188,7 +201,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
             score += 2
         else:
             missed.append("release")
-    sets = [e for e in ents if e.kind == "set"]
+    sets = [e for e in ents if e.kind == "set" and fold(e.phrase) not in name_phrases]
     if sets:
         if any(str(row.set_id) in e.ids or fold(e.name) == fold(row.set_name or "") for e in sets):
             matched.append("set")
@@ -217,6 +230,15 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         score += 1 if ok3 else 0
     if row.variation_of is None:
         score += 0.25
+    # small preferences between cards the question does not tell apart: the base set, a release named
+    # exactly as asked ("2024 Topps Chrome" over "2024 Topps Chrome Baseball"), a card with market data
+    if fold(row.set_name or "") in ("base", "base set") or fold(row.set_name or "") == fold(row.release_name or ""):
+        score += 0.1
+    if any(fold(e.phrase) == " ".join(t for t in fold(row.release_name or "").split() if not t.isdigit())
+           for e in rels):
+        score += 0.02
+    if row.raw_cents is not None:
+        score += 0.05
     return score, matched, missed
 
 

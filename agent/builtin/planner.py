@@ -267,7 +267,7 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
 def _confident_link(link: Any) -> bool:
     if not isinstance(link, dict):
         return False
-    return any(e.get("kind") == "name" and e.get("exact") for e in link.get("entities") or []) or bool(link.get("best"))
+    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") for e in link.get("entities") or [])
 
 
 __all__ = ["BY_NAME", "Decision", "PREDICATES", "decide", "understand", "variable"]
