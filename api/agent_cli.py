@@ -6,7 +6,10 @@
 
 ``eval run`` uses the configured database (migrated, grades loaded) and acts as an API key named
 ``cardwise-eval`` (created on first use). Suites that need the demo catalog (``needs: [demo]``)
-run only when the catalog has cards (``cardwise import demo``).
+run only when the catalog has cards (``cardwise import demo``). Suites that need the real catalog
+(``needs: [real]``, the collector suites) run on a copy of a cached import of ``--data`` (default
+../shared/data; built once, see evals/realdata.py) and report right / wrong card / unhelpful per
+part, family and kind.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ def configure_eval(p: argparse.ArgumentParser) -> None:
     r.add_argument("--base-url", help="OpenAI-compatible endpoint (default CARDWISE_LLM_BASE_URL)")
     r.add_argument("--model", help="model name (default CARDWISE_LLM_MODEL)")
     r.add_argument("--cassettes", help="cassette directory (default evals/cassettes)")
+    r.add_argument("--data", help="real data folder for needs: [real] suites (default ../shared/data)")
+    r.add_argument("--check", action="store_true",
+                   help="real-catalog suites: compute every expectation from the catalog, run no question")
+    r.add_argument("--show", choices=["fail", "all", "none"], default="all",
+                   help="case lines to print (collector cases print the answer's verdict)")
 
 
 def suite_files(paths: list[str]) -> list[Path]:
@@ -79,9 +87,14 @@ def run_eval(args: argparse.Namespace) -> int:
     from tools.context import Caller, ToolContext
 
     settings = load_settings()
-    migrations.upgrade(settings.database_url)
-    cases = [c for f in suite_files(args.suites) for c in load_suite(f)]
+    all_cases = [c for f in suite_files(args.suites) for c in load_suite(f)]
+    cases = [c for c in all_cases if "real" not in c.needs]
+    real = [c for c in all_cases if "real" in c.needs]
     mode = "record" if args.record else "replay" if args.replay else None
+    failed = run_real(args, settings, real, mode) if real else 0
+    if not cases:
+        return failed
+    migrations.upgrade(settings.database_url)
 
     async def main() -> int:
         engine = create_engine(settings.database_url)
@@ -105,6 +118,43 @@ def run_eval(args: argparse.Namespace) -> int:
             return 1 if report.failed else 0
         finally:
             await engine.dispose()
+
+    return max(asyncio.run(main()), failed)
+
+
+def _echo_for(show: str) -> Any:
+    def echo(line: str) -> None:
+        if show == "all" or (show == "fail" and not line.startswith(("PASS", "SKIP"))) or not line.startswith(
+                ("PASS", "FAIL", "SKIP")):
+            print(line, flush=True)
+    return echo
+
+
+def run_real(args: argparse.Namespace, settings: Any, cases: list[Any], mode: str | None) -> int:
+    """The real-catalog cases, on a working copy of the cached fixture; 1 when any is not right."""
+    import tempfile
+    import time
+
+    from evals.collector import check_expectations, real_catalog
+    from evals.realdata import DEFAULT_DATA, ensure_real_catalog
+    from evals.runner import CASSETTES, run_cases
+
+    fixture = ensure_real_catalog(Path(args.data) if args.data else DEFAULT_DATA)
+
+    async def main() -> int:
+        with tempfile.TemporaryDirectory(prefix="cardwise-eval-") as tmp:
+            async with real_catalog(fixture, Path(tmp), settings) as (ctx, values, judging):
+                if args.check:
+                    problems = await check_expectations(cases, judging)
+                    print("\n".join(problems) or f"{len(cases)} expectations computed")
+                    return 1 if problems else 0
+                llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay)
+                t = time.perf_counter()
+                report = await run_cases(cases, ctx, llm, mode=mode, echo=_echo_for(args.show), values=values,
+                                         judging=judging, cassettes=Path(args.cassettes) if args.cassettes
+                                         else CASSETTES, has=lambda need: need == "real")
+                print(f"{len(cases)} real-catalog questions in {time.perf_counter() - t:.1f} s")
+                return 1 if report.failed else 0
 
     return asyncio.run(main())
 

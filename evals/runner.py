@@ -35,13 +35,19 @@ class CaseResult:
     latency_ms: float = 0.0
     answer: str = ""
     reason: str = ""
+    verdict: str | None = None        # collector cases: right | wrong card | unhelpful
 
     def line(self) -> str:
         head = f"{self.status.upper():4} {self.case.key}"
         if self.status == "skip":
             return f"{head}  ({self.reason})"
         tail = f"  tools={self.tools} it={self.iterations} {self.latency_ms:.1f}ms"
-        return head + tail + (f"  -- {self.reason}" if self.reason else "")
+        if self.verdict:
+            head += f"  [{self.verdict}] {self.case.query!r}"
+        line = head + tail + (f"  -- {self.reason}" if self.reason else "")
+        if self.verdict and self.answer:
+            line += "\n     answer: " + " ".join(self.answer.split())[:400]
+        return line
 
 
 def redact_request(request: Any) -> Any:
@@ -96,8 +102,10 @@ def missing_tools(case: Case) -> list[str]:
 
 async def run_case(case: Case, ctx: ToolContext, llm: LLMClient, *, mode: str | None = None,
                    cassettes: Path = CASSETTES, has: Callable[[str], bool] = lambda need: True,
-                   values: dict[str, Any] | None = None) -> CaseResult:
+                   values: dict[str, Any] | None = None, judging: Any = None) -> CaseResult:
     case = bind(case, values or {})
+    if case.family:
+        return await _run_collector(case, ctx, llm, has, judging)
     gaps = missing_tools(case)
     if gaps:
         return CaseResult(case, "skip", reason=f"needs tools not on this server: {', '.join(gaps)}")
@@ -122,6 +130,31 @@ async def run_case(case: Case, ctx: ToolContext, llm: LLMClient, *, mode: str | 
     s = score(case, result.tool_calls, result.answer, result.stop_reason)
     return CaseResult(case, "pass" if s.passed else "fail", s, result.tools_used, result.iterations, latency,
                       result.answer, "; ".join(s.reasons))
+
+
+async def _run_collector(case: Case, ctx: ToolContext, llm: LLMClient, has: Callable[[str], bool],
+                         judging: Any) -> CaseResult:
+    """A collector case: the expectation is computed from the catalog first, then the answer is judged."""
+    from evals.judge import UNHELPFUL
+
+    unmet = [n for n in case.needs if not has(n)]
+    if unmet or judging is None:
+        return CaseResult(case, "skip", reason=f"needs {', '.join(unmet) or 'a judge'}")
+    try:
+        expect = await judging.expect(case)
+    except (LookupError, KeyError, ValueError) as exc:
+        return CaseResult(case, "fail", verdict="broken case", reason=f"expectation: {exc}"[:300])
+    start = time.perf_counter()
+    try:
+        result = await run_query(ctx, case.query, llm, history=case.history, max_iterations=case.max_iterations,
+                                 context=case.context or None)
+    except Exception as exc:  # noqa: BLE001 - a crash is an unhelpful answer, reported with its cause
+        return CaseResult(case, "fail", latency_ms=(time.perf_counter() - start) * 1000, verdict=UNHELPFUL,
+                          reason=f"{type(exc).__name__}: {exc}"[:300])
+    latency = (time.perf_counter() - start) * 1000
+    v = await judging.judge(case, expect, result.answer, result.tools_used)
+    return CaseResult(case, "pass" if v.right else "fail", None, result.tools_used, result.iterations, latency,
+                      result.answer, "; ".join(v.reasons), v.verdict)
 
 
 @dataclass
@@ -162,9 +195,23 @@ class Report:
             "latency_p95_ms": lat[min(len(lat) - 1, int(round(0.95 * (len(lat) - 1))))],
         }
 
+    def collector_table(self) -> list[str]:
+        """Right / wrong card / unhelpful per part, per family and per kind (collector cases)."""
+        rows = [r for r in self.results if r.verdict]
+        if not rows:
+            return []
+        lines = []
+        for part in sorted({r.case.part or r.case.suite for r in rows}):
+            mine = [r for r in rows if (r.case.part or r.case.suite) == part]
+            lines.append(_tally_line(f"part {part}", mine))
+            for label, key in (("family", lambda r: r.case.family), ("kind", lambda r: r.case.kind)):
+                for name in sorted({key(r) for r in mine}):
+                    lines.append(_tally_line(f"  {label} {name}", [r for r in mine if key(r) == name]))
+        return lines
+
     def summary_lines(self) -> list[str]:
         m = self.metrics()
-        lines = []
+        lines = self.collector_table()
         if m:
             lines.append(f"tool-call F1 {m['tool_call_f1']:.3f}  right tool {m['right_tool']:.1%}  "
                          f"argument accuracy {m['argument_accuracy']:.1%}  answer pass rate {m['answer_pass_rate']:.1%}")
@@ -176,13 +223,25 @@ class Report:
         return lines
 
 
+def _tally_line(label: str, rows: list[CaseResult]) -> str:
+    n = len(rows)
+    right = sum(r.verdict == "right" for r in rows)
+    wrong = sum(r.verdict == "wrong card" for r in rows)
+    other = n - right - wrong
+    lat = sorted(r.latency_ms for r in rows)
+    return (f"{label:<28} {right:>3}/{n:<3} right {right / n:6.1%}  wrong card {wrong:>3}  unhelpful {other:>3}"
+            f"  p50 {lat[len(lat) // 2]:.0f} ms")
+
+
 async def run_cases(cases: Iterable[Case], ctx: ToolContext, llm: LLMClient, *, mode: str | None = None,
                     cassettes: Path = CASSETTES, has: Callable[[str], bool] = lambda need: True,
-                    values: dict[str, Any] | None = None, echo: Callable[[str], None] | None = print) -> Report:
-    """Run ``cases`` in order; ``values`` fills placeholders such as ``$collection``."""
+                    values: dict[str, Any] | None = None, echo: Callable[[str], None] | None = print,
+                    judging: Any = None) -> Report:
+    """Run ``cases`` in order; ``values`` fills placeholders such as ``$collection``; ``judging``
+    (``evals.collector.Judging``) computes and judges collector cases."""
     results = []
     for case in cases:
-        r = await run_case(case, ctx, llm, mode=mode, cassettes=cassettes, has=has, values=values)
+        r = await run_case(case, ctx, llm, mode=mode, cassettes=cassettes, has=has, values=values, judging=judging)
         results.append(r)
         if echo:
             echo(r.line())

@@ -13,6 +13,21 @@
           stop_reason: answer
         cassette: population/pop-psa10-charizard.yaml   # default: <suite>/<id>.yaml
 
+Collector suites (``family`` on every case) are judged on the answer (``evals/judge.py``):
+
+    suite: collector-tuning
+    part: tuning                   # the report groups results by part and family
+    needs: [real]                  # the real-catalog fixture (evals/realdata.py)
+    min_pass: 0.0                  # CI: lowest share of right answers accepted for this part
+    trap_wrong_card_max: null      # CI: most wrong-card answers accepted on traps (null: not checked)
+    cards: {zard: {name: Charizard, number: "4", release: Base Set}}
+    cases:
+      - {id: p1, family: prices, kind: normal, q: "what's a psa 9 base set charizard go for",
+         card: zard, fact: {price: PSA 9}, history: [[user, "..."], [assistant, "..."]],
+         collection: true, writes: true, says: [[word, other word]], allow: [Pikachu]}
+
+``fact`` names a computation in ``evals/facts.py``; ``kind`` is normal, trap, follow-up or typo.
+
 Tool modes: ``exact`` (the same calls in the same order), ``ordered_subset`` (the expected calls
 appear in this order among the actual ones), ``unordered`` (each expected call appears somewhere).
 Argument matching: every expected argument must be present with an equal value (strings compare
@@ -45,6 +60,14 @@ class Case:
     stop_reason: str | None = None
     cassette: str | None = None
     needs: list[str] = field(default_factory=list)
+    family: str | None = None          # collector suites: the question family (judged on the answer)
+    kind: str = "normal"               # normal | trap | follow-up | typo
+    part: str | None = None            # tuning | held-out
+    card: Any = None                   # entity id or {name, number, release} the answer must name
+    fact: dict[str, Any] = field(default_factory=dict)
+    says: list[list[str]] = field(default_factory=list)
+    allow: list[str] = field(default_factory=list)
+    entities: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -62,6 +85,45 @@ def bind(case: Case, values: dict[str, Any]) -> Case:
     return replace(case, context={k: sub(v) for k, v in case.context.items()}, calls=calls)
 
 
+KINDS = ("normal", "trap", "follow-up", "typo")
+
+
+@dataclass
+class SuiteSettings:
+    name: str
+    part: str | None = None
+    min_pass: float | None = None
+    trap_wrong_card_max: int | None = None
+
+
+def suite_settings(path: str | Path) -> SuiteSettings:
+    doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    return SuiteSettings(doc.get("suite") or Path(path).stem, doc.get("part"), doc.get("min_pass"),
+                         doc.get("trap_wrong_card_max"))
+
+
+def _collector_case(suite: str, part: str | None, needs: list[str], entities: dict[str, Any], raw: dict) -> Case:
+    kind = raw.get("kind", "normal")
+    if kind not in KINDS:
+        raise ValueError(f"{suite}/{raw['id']}: kind {kind!r} is not one of {KINDS}")
+    if not raw.get("fact") or len(raw["fact"]) != 1:
+        raise ValueError(f"{suite}/{raw['id']}: a collector case needs one fact")
+    card = raw.get("card")
+    if isinstance(card, str) and card not in entities:
+        raise ValueError(f"{suite}/{raw['id']}: unknown card {card!r}")
+    context = dict(raw.get("context") or {})
+    if raw.get("collection"):
+        context["collectionId"] = "$collection"
+    if raw.get("writes"):
+        context["allowWrites"] = True
+    history = [{"role": r, "content": c} for r, c in raw.get("history") or []]
+    says = [[g] if isinstance(g, str) else list(g) for g in raw.get("says") or []]
+    return Case(suite=suite, id=str(raw["id"]), query=raw["q"], context=context, history=history,
+                needs=needs + list(raw.get("needs") or []), family=raw["family"], kind=kind, part=part, card=card,
+                fact=dict(raw["fact"]), says=says, allow=list(raw.get("allow") or []), entities=entities,
+                cassette=f"{suite}/{raw['id']}.yaml", forbidden=list(raw.get("forbidden") or []))
+
+
 def load_suite(path: str | Path) -> list[Case]:
     path = Path(path)
     doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -69,6 +131,9 @@ def load_suite(path: str | Path) -> list[Case]:
     needs = list(doc.get("needs") or [])
     cases = []
     for raw in doc.get("cases") or []:
+        if "family" in raw:
+            cases.append(_collector_case(suite, doc.get("part"), needs, dict(doc.get("cards") or {}), raw))
+            continue
         inp, exp = raw.get("input") or {}, raw.get("expect") or {}
         tools, answer = exp.get("tools") or {}, exp.get("answer") or {}
         cases.append(Case(

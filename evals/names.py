@@ -1,0 +1,119 @@
+"""Which catalog cards an answer names: every card name of the catalog, found in the answer text
+the way a reader would spot it (longest match first; release, set and maker names are not cards)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+# single words that are card names in the catalog but are also everyday words in an answer
+COMMON = frozenset("""
+base set card cards price prices value market worth total gem mint rookie rc energy trainer holo rare common
+uncommon promo series update team teams checklist leaders switch potion stadium record breaker highlights
+special edition insert inserts parallel parallels gold silver black red blue green prizm chrome refractor
+auto autograph autographs pack packs box boxes graded grade grades raw population pop sales sale listing listings
+auction auctions ebay today yesterday yes no sorry help collection collections want list lists feedback thanks
+thank great nice sure note hello hi welcome legend legends star stars all the and for with from year years
+champion champions classic classics draft future futures prospect prospects select score finest flair ultra
+topps fleer donruss bowman leaf upper deck pinnacle panini pokemon pokémon baseball football basketball hockey
+psa bgs sgc cgc tag best top rookies early first last going gone going up down
+grass fire water lightning psychic fighting darkness metal fairy dragon colorless basic stage stage1 stage2
+""".split())  # noqa: SIM905 - a word list reads better as text
+
+PHRASES = frozenset({"world series", "all star", "hall of fame", "base set", "rookie card", "gem mint", "card",
+                     "rookie cup", "team card", "league leaders"})
+
+
+def norm(text: str) -> str:
+    """Lowercase, accents and punctuation out, one space between words ("Griffey, Jr." -> "griffey jr")."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+@dataclass
+class Spot:
+    name: str                 # the catalog name as written in the catalog
+    key: str                  # its normalised form
+
+
+@dataclass
+class NameIndex:
+    names: dict[str, str] = field(default_factory=dict)              # key -> catalog spelling
+    scopes: dict[str, set[tuple[str, str, str]]] = field(default_factory=lambda: defaultdict(set))
+    not_cards: list[str] = field(default_factory=list)               # release/set/maker names (keys)
+    longest: int = 1
+
+    def add(self, name: str, segment: str, release: str, set_name: str) -> None:
+        key = norm(name)
+        if not key:
+            return
+        self.names.setdefault(key, name)
+        self.scopes[key].add((segment, release, set_name))
+        self.longest = max(self.longest, min(key.count(" ") + 1, 10))
+
+    def spots(self, answer: str) -> list[Spot]:
+        """The card names in ``answer`` (longest match first, release/set/maker names removed; a quoted
+        example such as 'try "2024 Topps Chrome Ohtani #1"' is not a claim about a card)."""
+        answer = re.sub(r'"[^"]*"|“[^”]*”', " ", answer)
+        words = re.findall(r"[A-Za-z0-9\u00C0-\u024F]+", answer)
+        keys = [norm(w) for w in words]
+        covered = [False] * len(words)
+        joined = " " + " ".join(keys) + " "
+        for nc in self.not_cards:
+            if f" {nc} " in joined:
+                n = nc.split()
+                for i in range(len(keys) - len(n) + 1):
+                    if keys[i:i + len(n)] == n:
+                        covered[i:i + len(n)] = [True] * len(n)
+        out: list[Spot] = []
+        i = 0
+        while i < len(words):
+            hit = 0
+            for length in range(min(self.longest, len(words) - i), 0, -1):
+                if any(covered[i:i + length]):
+                    continue
+                key = " ".join(keys[i:i + length])
+                if key in self.names and self._counts(key, words[i:i + length]):
+                    hit = length
+                    out.append(Spot(self.names[key], key))
+                    break
+            i += hit or 1
+        return out
+
+    def _counts(self, key: str, words: list[str]) -> bool:
+        parts = key.split()
+        if key in PHRASES:
+            return False
+        if all(p in COMMON or p.isdigit() or len(p) < 3 for p in parts):
+            # everyday words ("Going, Going, Gone") are a name only when written as one
+            return len(parts) > 1 and all(w[:1].isupper() or w.isdigit() for w in words)
+        if len(parts) == 1:  # a one-word name counts only when capitalised, as a name is written
+            return len(key) >= 4 and words[0][:1].isupper()
+        return True
+
+
+async def build_index(sessions: Any) -> NameIndex:
+    from sqlalchemy import func, select
+
+    from store.models import Card, CardSet, Manufacturer, Release, Segment
+
+    idx = NameIndex()
+    async with sessions() as s:
+        rows = (await s.execute(
+            select(Card.name, Segment.name, Release.name, CardSet.name).join(CardSet, CardSet.id == Card.set_id)
+            .join(Release, Release.id == Card.release_id).join(Segment, Segment.id == Release.segment_id)
+            .distinct())).all()
+        for name, seg, rel, set_name in rows:
+            idx.add(name, seg, rel, set_name)
+        others = set()
+        for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
+            others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}
+        # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant
+        others |= {norm(d) for d in (await s.scalars(select(Card.description).where(
+            func.length(Card.description) < 40).distinct())).all() if d}
+    # a release or set called like a card is still a release or set in an answer
+    idx.not_cards = sorted((o for o in others if o and " " in o), key=len, reverse=True)
+    return idx
