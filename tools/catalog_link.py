@@ -8,6 +8,7 @@ catalog's name index links them (typos and punctuation folded). A run made only 
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -301,8 +302,17 @@ def _differences(rows: list[Any]) -> list[str]:
     return out
 
 
+async def _index(ctx: ToolContext) -> Any:
+    """The name index; a first build outlives a caller's timeout (shielded), so a later call finds it."""
+    task = ctx.services.get("catalog_link.index_task")
+    if task is None or task.done():
+        task = asyncio.ensure_future(catalog_index(ctx))
+        ctx.services["catalog_link.index_task"] = task
+    return await asyncio.shield(task)
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
-    index = await catalog_index(ctx)
+    index = await _index(ctx)
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
