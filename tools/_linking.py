@@ -17,7 +17,8 @@ COMPANIES = {"psa": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": 
              "hga": "HGA", "csg": "CSG", "isa": "ISA"}
 BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
           "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
-          "heritage", "classic", "pacific", "sportflics", "mothers"}
+          "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
+          "donrus", "donross", "bowmen", "upperdeck", "deck", "pinnacle", "select", "leaf", "prism"}
 SEGMENT_WORDS = {"baseball": "Baseball", "basketball": "Basketball", "football": "Football", "hockey": "Hockey",
                  "pokemon": "Pokemon", "pokémon": "Pokemon", "tcg": "Pokemon", "nba": "Basketball",
                  "nfl": "Football", "mlb": "Baseball", "nhl": "Hockey"}
@@ -57,7 +58,8 @@ tracking track keep many much big large size sized long when released release-da
 pack packs box boxes hobby odds one ones thing things guy guys him his her hers he she them stuff kind kinds sort
 sorts difference differ diff versus vs between worth. either whether if else instead rather really actually
 cards? card? much? worth? difference? should i'd i've ive we're ya ur u r y yo whats what's who's whos
-fair good great nice cool awesome favorite favourite value? currently? anymore
+fair good great nice cool awesome favorite favourite value? currently? anymore surprise something anything
+raw ungraded someone everything pick picks choose grab deal worthwhile grading graded? ad put
 qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's here here's
 tho though maybe please? card's cards' someone somebody anyone anybody
 """.split())
@@ -80,6 +82,7 @@ _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
 _NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
 _CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5})\b")
+_MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4})\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
 _MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?|up to|no more than|"
                     r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*"
@@ -122,6 +125,7 @@ class Reading:
     segment: str | None = None
     ordinal: int | None = None          # "the second one"
     tokens: list[tuple[int, str]] = field(default_factory=list)  # leftover words with their positions
+    cuts: list[tuple[int, int]] = field(default_factory=list)    # spans read as constraints
 
     @property
     def years(self) -> tuple[int, int] | None:
@@ -132,7 +136,11 @@ class Reading:
         return None
 
 
+_CUTS: list[tuple[int, int]] = []
+
+
 def _cut(text: str, m: re.Match[str]) -> str:
+    _CUTS.append((m.start(), m.end()))
     return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
@@ -144,6 +152,7 @@ def _money(v: str, k: str | None = None) -> float:
 def read(text: str) -> Reading:
     """Constraints in ``text`` (spans used up are blanked, so positions of leftover words hold)."""
     r = Reading(text=text)
+    _CUTS.clear()
     rest = text
     m = _GRADE.search(rest)
     if m:
@@ -203,6 +212,11 @@ def read(text: str) -> Reading:
         if m and not _SEASON.fullmatch(m.group(1)):
             r.number = m.group(1)
             rest = _cut(rest, m)
+    if r.number is None:
+        m = _MIXED.search(rest)   # RBI5, TB6, H88, rr-19 (letters and digits: not a word, not a year)
+        if m and not re.fullmatch(r"(?i)(psa|bgs|sgc|cgc|tag|top|no)\d+", m.group(1)):
+            r.number = m.group(1)
+            rest = _cut(rest, m)
     m = _SERIAL.search(rest)
     if m:
         r.numbered_to = int(m.group(1))
@@ -254,6 +268,7 @@ def read(text: str) -> Reading:
             r.ordinal = ORDINALS[lw]
             continue
         r.tokens.append((m.start(), word))
+    r.cuts = list(_CUTS)
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
         for pos, word in list(r.tokens):
@@ -273,6 +288,7 @@ def runs(reading: Reading) -> list[list[str]]:
     for pos, word in reading.tokens:
         gap = text[last_end:pos] if last_end >= 0 else ""
         breaks = bool(re.search(r"[,;:?!()]|\s(or|and|vs\.?|versus)\s", gap)) if current else False
+        breaks = breaks or any(last_end <= a and b <= pos for a, b in reading.cuts)
         if fold(word) in NEVER_NAMES or fold(word).replace(" ", "") in NEVER_NAMES or word.isdigit():
             if current:
                 out.append(current)

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field
 from sqlalchemy import func, select
 
-from store.models import Attribute, Card, CardAttribute, Release, Segment
+from store.models import Attribute, Card, CardAttribute, CardPrice, Release, Segment
 from store.queries import catalog_cards as q
 from tools._catalog_models import CardOut, card_out
 from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
@@ -71,6 +71,7 @@ class LinkedEntity(CamelOut):
     year: str | None = None
     segment: str | None = None
     from_history: bool = False
+    alternate: bool = Field(False, description="A weaker reading of the words, kept in case a number picks it")
 
 
 class Candidate(CardOut):
@@ -78,6 +79,8 @@ class Candidate(CardOut):
     matched: list[str] = Field(description="Constraints this card satisfies (name, year, number, release...)")
     missed: list[str] = Field(description="Constraints of the question this card does not satisfy")
     raw_price: str | None = None
+    grade_prices: dict[str, str] | None = Field(None, description="Catalog prices by grade key (raw, psa-10, "
+                                                                  "psa-8, bgs-9.5...), USD")
 
 
 class LinkResult(Out):
@@ -99,8 +102,11 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
     if hit.distance > max(1, len(phrase_tokens) - 1):
         return False
     if hit.kind == "name":
-        # a lone word names a player only when it is a whole token of the name (a surname)
-        return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens)
+        # the words must be most of the name ("griffey" -> Ken Griffey Jr.), not three words of a
+        # nine-word multi-player card title
+        cover = len(phrase_tokens) / max(1, len(name_tokens))
+        return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens) and (
+            cover >= 0.5 or (len(phrase_tokens) == 1 and len(name_tokens) <= 3))
     return len(phrase_tokens) >= 1
 
 
@@ -140,8 +146,14 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
                 best = max(fit.values())
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
-                # several entities read the phrase equally well: keep them all (the cards decide)
+                # several entities read the phrase equally well: keep them all (the cards decide);
+                # other player names it may mean come along as alternates (a card number can pick one)
                 entities += [_entity(h, words) for h in top[:8]]
+                alternates = [h for h in hits if h.kind == "name" and h not in top][:4]
+                for h in alternates:
+                    e = _entity(h, words)
+                    e.alternate = True
+                    entities.append(e)
                 if span and any(h.kind == "manufacturer" for h in top):
                     # "89 upper deck": the manufacturer's release of that year
                     year = str(span[0])
@@ -176,7 +188,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
-            score += 3 + 0.01 * max(e.score for e in mine) / max(e.score for e in names) + \
+            score += (2 if all(e.alternate for e in mine) else 3) + 0.01 * max(e.score for e in mine) / max(e.score for e in names) + \
                 0.001 * min(max(e.count for e in mine), 999) / 999
         else:
             missed.append("name")
@@ -336,7 +348,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         top_score = scored[0][1]
         tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
-        if len(distinct) == 1 or r.order is not None:
+        named = any(e.kind == "name" for e in ents) or r.number is not None
+        if not named:
+            pass  # a release or set alone names no card
+        elif len(distinct) == 1 or r.order is not None:
             best_id = str(scored[0][0].id)
         else:
             ambiguous = True
@@ -345,11 +360,18 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     ids = [t[0].id for t in keep]
     async with ctx.transaction() as s:
         card_attrs, prices = await q.enrich(session=s, card_ids=ids)
+        every: dict[uuid.UUID, dict[str, str]] = {}
+        if ids:
+            for cid, key, cents in (await s.execute(
+                    select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents)
+                    .where(CardPrice.card_id.in_(ids[:5]), CardPrice.parallel_id.is_(None)))).all():
+                every.setdefault(cid, {})[key] = f"{cents / 100:.2f}"
     cards = []
     for row, score, matched, missed in keep:
         base = card_out(row, card_attrs, prices)
         cards.append(Candidate(**base.model_dump(), score=round(score, 2), matched=matched, missed=missed,
-                               raw_price=f"{row.raw_cents / 100:.2f}" if row.raw_cents is not None else None))
+                               raw_price=f"{row.raw_cents / 100:.2f}" if row.raw_cents is not None else None,
+                               grade_prices=every.get(row.id)))
     c = Constraints(year=r.year, season=r.season, min_year=r.min_year, max_year=r.max_year, number=r.number,
                     set_total=r.set_total, numbered_to=r.numbered_to, attributes=r.attributes, company=r.company,
                     grade=r.grade, min_price=r.min_price, max_price=r.max_price, order=r.order,

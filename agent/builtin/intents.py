@@ -91,8 +91,9 @@ INTENTS: tuple[Intent, ...] = (
            steps=((Step("release_calendar", {}),),)),
     Intent("random", r"\brandom\b|\bpull (me )?a\b|\bsurprise me\b",
            steps=((Step("catalog_link", {"text": "$link_text", "take": 1}, key="link", when="has_card_words"),),
-                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$release_id", "setId": "$set_id",
-                                                 "name": "$linked_name"}, when="random_in_catalog"),
+                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release",
+                                                 "setId": "$random_scope_set", "name": "$linked_name"},
+                        when="random_in_catalog"),
                    Step("catalog_releases_random", {"count": 1, "segment": "$segment"}, key="random_release",
                         when="random_by_segment")),
                   (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_release_id"}, key="random_in",
@@ -129,9 +130,14 @@ INTENTS: tuple[Intent, ...] = (
                         needs=("collection_id",)),
                    Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player"},
                         needs=("collection_id",), optional=True)))),
+    Intent("owns", r"\bdo i (have|own)\b|\bis .* in my collection\b",
+           collection=True,
+           steps=((COLLECTIONS, LINK),
+                  (Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
+                                                  "take": 20}, needs=("collection_id", "card_id")),))),
     Intent("collections", r"\bmy collections\b|\bwhat collections\b|\bhow many collections\b",
            steps=((Step("collections_list", {"take": 20}),),)),
-    Intent("wantlist_add", r"\badd\b.*\b(want ?list|wish ?list|wants)\b",
+    Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b",
            steps=((Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link"),
                    Step("lists_list", {"take": 20})),
                   (Step("list_cards_add", {"listId": "$list_id", "items": "$want_items"},
@@ -140,7 +146,7 @@ INTENTS: tuple[Intent, ...] = (
            steps=((Step("lists_list", {"take": 20}),),
                   (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),),
                   (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
-    Intent("population", r"\b(population|pop report|pop count|graded copies)\b|\bhow many\b.*"
+    Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
            needs_card=True,
            steps=_card((Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id"},
@@ -160,12 +166,18 @@ INTENTS: tuple[Intent, ...] = (
            steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
                         Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True)))),
-    Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?)\b", needs_card=True,
-           steps=_card((CARD_DETAIL,))),
-    Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
-           r"\bwhen (did|was)\b.*\b(come out|released?)\b|\brelease date\b",
+    Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?|numbered to)\b",
+           needs_card=True,
            steps=((LINK,),
-                  (Step("catalog_release", {"id": "$release_id"}, needs=("release_id",)),))),
+                  (Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), when="card_or_no_release"),
+                   Step("catalog_release", {"id": "$release_id"}, when="release_not_card")),
+                  (Step("catalog_set", {"id": "$base_set_id"}, needs=("base_set_id",), when="release_not_card"),))),
+    Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
+           r"\bwhen (did|was)\b.*\b(come out|released?)\b|\brelease date\b|\bcard count\b",
+           steps=((LINK,),
+                  (Step("catalog_release", {"id": "$release_id"}, needs=("release_id",)),
+                   Step("release_calendar", {"year": "$release_year"}, key="calendar", when="asks_date",
+                        optional=True)))),
     Intent("find", r"\b(find|search|look ?up|show me|do you have|list)\b",
            steps=((LINK,),)),
     Intent("details", "", needs_card=True, steps=_card((CARD_DETAIL,))),
@@ -196,7 +208,17 @@ def classify(text: str) -> tuple[Intent | None, float]:
             return words, max(confidence, scores.get(words.name, 0.0))
     if name == "none":
         return None, confidence
-    return BY_NAME.get(name), confidence
+    intent = BY_NAME.get(name)
+    low = text.lower()
+    # money words make a graded-copy question a price question ("PSA 10 Charizard value")
+    if intent is not None and intent.name == "population" and PRICE_WORDS.search(low) and not POP_WORDS.search(low):
+        intent = BY_NAME["price"]
+    return intent, confidence
+
+
+PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
+                         r"difference|\$|bucks|dollars)\b")
+POP_WORDS = re.compile(r"\b(pop|population|how many|count|graded copies|exist|rare)\b")
 
 
 def by_name(name: str) -> Intent | None:

@@ -23,7 +23,7 @@ _GROUP = {"year": "year", "years": "year", "release": "release", "releases": "re
           "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
 FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then|same|now)\b|\b(its|it|that one|that card|"
                        r"same card|this card|his|her|their|him|them|those|these|the same)\b", re.I)
-ASKED_WHICH = re.compile(r"Which one do you mean\?", re.I)
+ASKED_WHICH = re.compile(r"Which one do you mean\?|^I found \d+ cards?", re.I)
 
 
 @dataclass
@@ -63,10 +63,25 @@ def parse(text: str, history: list[str] | None = None, last_answer: str = "") ->
     return e
 
 
-def link_text(e: Entities, history: list[str]) -> str:
-    """The text to link: a reply to "which one?" is read together with the question it answers."""
+def listed_number(answer: str, ordinal: int) -> str | None:
+    """The card number of the ``ordinal``-th card our previous answer listed ("1. ... #35; 2. ...")."""
+    numbers = re.findall(r"#([A-Za-z0-9-]+)", answer or "")
+    if not numbers:
+        return None
+    i = ordinal - 1 if ordinal > 0 else len(numbers) - 1
+    return numbers[i] if 0 <= i < len(numbers) else None
+
+
+def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
+    """The text to link: a reply to "which one?" is read together with the question it answers
+    ("the second one" becomes the number of the second card listed)."""
     if e.reply and history:
-        return f"{history[-1]} {e.text}"[:500]
+        reply = e.text
+        if e.ordinal and not e.number:
+            number = listed_number(last_answer, e.ordinal)
+            if number:
+                reply = f"#{number}"
+        return f"{history[-1]} {reply}"[:500]
     return e.text[:500]
 
 

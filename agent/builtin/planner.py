@@ -16,7 +16,7 @@ from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
 from agent.builtin.linking import chosen_card, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import fold
+from tools._linking import SEGMENT_WORDS, fold
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
@@ -44,6 +44,15 @@ def understand(conv: Conversation) -> State:
         earlier = _previous_intent(conv.history)
         if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown"):
             intent = earlier
+    if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
+            re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
+        intent = BY_NAME["set_facts"]
+    if intent is not None and intent.name == "grades" and not ent.company:
+        for q in reversed(conv.history):
+            older = parse(q)
+            if older.company:
+                ent.reading.company = older.company
+                break
     st = State(intent, ent, conv, confidence)
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
@@ -146,6 +155,36 @@ def _linked_name(st: State) -> str | None:
     return names[0]["name"] if names else None
 
 
+def _random_scope(st: State) -> tuple[str | None, str | None]:
+    """(release id, set id) a random pull is limited to: one of them, never both."""
+    if not _scoped(st):
+        return None, None
+    sets = [e for e in _entities(st, "set") if len(e.get("ids") or []) == 1 and not _segment_word(e)]
+    rels = [e for e in _entities(st, "release") if not _segment_word(e)]
+    if rels:
+        return _release_id(st), None
+    if sets:
+        return None, sets[0]["ids"][0]
+    return None, None
+
+
+def _release_year(st: State) -> str | None:
+    r = st.ok("catalog_release")
+    y = str((r or {}).get("year") or "")[:4]
+    return y if y.isdigit() else None
+
+
+def _base_set_id(st: State) -> str | None:
+    sets = (st.ok("catalog_release") or {}).get("sets") or []
+    if not sets:
+        return None
+    phrases = {fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []}
+    named = [x for x in sets if fold(x.get("name") or "") in phrases]
+    base = [x for x in sets if fold(x.get("name") or "") in ("base", "base set")]
+    pick = (named or base or sorted(sets, key=lambda x: -int(x.get("cardCount") or 0)))[0]
+    return pick.get("id")
+
+
 def _random_release_id(st: State) -> str | None:
     rels = (st.ok("random_release") or {}).get("releases", [])
     return rels[0].get("id") if rels else None
@@ -159,21 +198,40 @@ def variable(st: State, name: str) -> Any:
     if name in simple:
         return simple[name]
     if name == "link_text":
-        return link_text(e, h)
+        return link_text(e, h, st.conv.last_answer)
     if name == "link_history":
         return link_history(e, h)
+    if name == "random_scope_release":
+        return _random_scope(st)[0]
+    if name == "random_scope_set":
+        return _random_scope(st)[1]
     if name == "want_items":
         cid = _card_id(st)
         return {"cardId": cid} if cid else None
     resolvers = {"card_id": _card_id, "company_id": _company_id, "type_id": _type_id, "release_id": _release_id,
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids,
-                 "linked_name": _linked_name, "random_release_id": _random_release_id}
+                 "linked_name": _linked_name, "random_release_id": _random_release_id,
+                 "release_year": _release_year, "base_set_id": _base_set_id}
     return resolvers[name](st) if name in resolvers else None
 
 
+def _segment_word(e: dict[str, Any]) -> bool:
+    return fold(e.get("phrase") or "") in SEGMENT_WORDS
+
+
+def _scoped(st: State) -> bool:
+    ents = [e for e in (_link(st) or {}).get("entities") or [] if not _segment_word(e)]
+    return any(e.get("kind") in ("release", "set", "name") for e in ents)
+
+
 def _has_scope(st: State) -> bool:
-    return bool(_entities(st, "release") or _entities(st, "set") or _entities(st, "name"))
+    return _scoped(st)
+
+
+def _names_a_card(st: State) -> bool:
+    link = _link(st) or {}
+    return bool(_entities(st, "name")) or bool((link.get("constraints") or {}).get("number"))
 
 
 PREDICATES = {
@@ -185,6 +243,9 @@ PREDICATES = {
     "has_set": lambda st: _progress_set_id(st) is not None,
     "no_set": lambda st: _progress_set_id(st) is None,
     "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
+    "asks_date": lambda st: bool(re.search(r"\bwhen\b|\bdate\b|come out|released|what year", st.ent.text, re.I)),
+    "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
+    "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
 }
 

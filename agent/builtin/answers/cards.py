@@ -19,7 +19,34 @@ def _parallel_item(p: dict[str, Any]) -> str:
     return n
 
 
+def set_parallels(st: State) -> str | None:
+    """Parallels of a set (no card named): print runs, the one asked about, the rarest."""
+    sset = st.ok("catalog_set")
+    if not sset:
+        return None
+    pars = g(sset, "parallels", default=[])
+    name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
+    if not pars:
+        return f"{name} has no parallels in the catalog."
+    text = st.ent.text.lower()
+    asked = [p for p in pars if (p.get("name") or "").lower() in text] or \
+        [p for p in pars if all(w in text for w in (p.get("name") or "").lower().split())]
+    if asked:
+        p = max(asked, key=lambda x: len(x.get("name") or ""))
+        run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
+        return f"The {p.get('name')} parallel of {name} is {run}."
+    out = f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+    if st.ent.order == "rarest" or "rare" in text:
+        numbered = [p for p in pars if p.get("numberedTo")]
+        if numbered:
+            rarest = min(numbered, key=lambda p: p["numberedTo"])
+            out = f"The rarest parallel of {name} is {_parallel_item(rarest)}. " + out
+    return out
+
+
 def parallels(st: State) -> str | None:
+    if st.ok("catalog_set") and not st.ok("catalog_card"):
+        return set_parallels(st)
     c = st.ok("catalog_card")
     if not c:
         return None
@@ -65,6 +92,9 @@ def find(st: State) -> str | None:
         from agent.builtin.answers.common import not_found
         return not_found(st)
     total = link.get("totalCandidates", len(cards))
+    full = [c for c in cards if not c.get("missed")]
+    if full and len(full) < len(cards) and any(c.get("missed") for c in cards):
+        cards, total = full, len(full)
     shown = "; ".join(card_label(c) for c in cards[:8])
     more = "; ..." if total > 8 else ""
     return f"I found {plural(total, 'card')}: {shown}{more}."
@@ -80,8 +110,12 @@ def set_facts(st: State) -> str | None:
     text = st.ent.text.lower()
     year = g(r, "year")
     when = f" ({year})" if year and str(year) not in name else ""
-    if "when" in text or "come out" in text or "released" in text or "release date" in text:
+    if "when" in text or "come out" in text or "released" in text or "release date" in text or "date" in text:
         date = g(r, "releaseDate", "release_date")
+        cal = st.ok("calendar") or {}
+        for x in g(cal, "release_calendar", "releases", default=[]):
+            if x.get("id") == r.get("id") or x.get("name") == name:
+                date = g(x, "releaseDate", "release_date", "date", default=date)
         return f"{name}{when} came out {'on ' + str(date) if date else 'in ' + str(year) if year else '(no date in the catalog)'}" + \
             f"; it has {plural(len(sets), 'set')} and {total:,} cards."
     if "how many" in text or "how big" in text or "size" in text:

@@ -63,12 +63,14 @@ def collection_roi(st: State) -> str | None:
         return None
     _, fin, perf = a
     value, invested = g(fin, "currentMarketValue"), g(fin, "totalInvested")
+    gain, roi = g(fin, "totalUnrealizedGains"), g(fin, "overallROI")
     if value is None or invested is None:
         return "I can't work out your gain: your collection has no market value or no purchase prices recorded."
-    diff = float(value) - float(invested)
+    diff = float(gain) if gain is not None else float(value) - float(invested)
     word = "up" if diff > 0 else "down" if diff < 0 else "even"
-    pct = f" ({diff / float(invested) * 100:+.1f}%)" if float(invested) else ""
-    text = (f"You are {word} {usd(abs(diff))}{pct}: {usd(invested)} invested, {usd(value)} current market value.")
+    pct = f" (ROI {float(roi):+.2f}%)" if roi is not None else ""
+    text = (f"You are {word} {usd(abs(diff))} unrealized{pct}: {usd(invested)} invested, {usd(value)} current "
+            "market value.")
     gain = g(perf, "topGainer")
     if gain:
         text += f" Top gainer: {_release_label(gain, 'cardName')} ({usd(g(gain, 'gain'))})."
@@ -207,3 +209,18 @@ def wantlist_add(st: State) -> str | None:
         return f"I couldn't add {label} to your want list: {err['error']}." if isinstance(err, dict) and \
             err.get("error") else None
     return f"Added {label} to your want list."
+
+
+def owns(st: State) -> str | None:
+    r = st.ok("collection_cards_list")
+    if r is None:
+        return None
+    from agent.builtin.linking import chosen_card
+
+    card = chosen_card(st.ok("link"), st.ent)
+    label = card_label(card) if card else "that card"
+    entries = g(r, "cards", default=[])
+    if not entries:
+        return f"No, {label} is not in your collection."
+    qty = sum(int(g(x, "quantity", default=1)) for x in entries)
+    return f"Yes, you have {label} in your collection ({plural(qty, 'copy').replace('copys', 'copies')})."

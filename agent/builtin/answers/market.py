@@ -46,21 +46,42 @@ def _grades_asked(st: State) -> list[str]:
     return found
 
 
+COMPANY_NAMES = {"PSA": "PROFESSIONAL SPORTS", "BGS": "BECKETT", "SGC": "SPORTSCARD GUARANTY",
+                 "CGC": "CERTIFIED GUARANTY", "TAG": "TECHNICAL AUTHENTICATION", "HGA": "HYBRID", "CSG": "CERTIFIED SPORTS"}
+
+
+def _company_is(name: str, company: str) -> bool:
+    up = (name or "").upper()
+    return company.upper() in up.split() or COMPANY_NAMES.get(company.upper(), "@") in up or up == company.upper()
+
+
+def _catalog_price(st: State, key: str) -> float | None:
+    """The catalog's price for ``key`` (raw, psa-10, bgs-9.5...): the linked card's, else its details'."""
+    card = the_card(st)
+    for source in (g(card, "gradePrices", default={}), g(st.ok("catalog_card"), "prices", default={})):
+        if isinstance(source, dict) and source.get(key) is not None:
+            return float(source[key])
+    from agent.builtin.linking import chosen_card
+
+    linked = chosen_card(st.ok("link"), st.ent) or {}
+    v = g(linked, "gradePrices", default={}).get(key)
+    return float(v) if v is not None else None
+
+
 def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
     pr = st.ok("pricing_card")
     company = st.ent.company or "PSA"
+    catalog = _catalog_price(st, f"{company.lower()}-{grade}")
+    if catalog is not None:
+        return f"{usd(catalog)}", catalog
     for comp in g(pr, "graded", default=[]) if pr else []:
-        if company.upper() not in (g(comp, "company_name", default="")).upper():
+        if not _company_is(g(comp, "company_name", default=""), company):
             continue
         for gr in g(comp, "grades", default=[]):
             if str(gr.get("grade_value")) == grade:
                 s = _records_summary(g(gr, "records", default=[]))
                 if s:
                     return s
-    prices = g(st.ok("catalog_card"), "prices", default={})
-    key = f"{company.lower()}-{grade}"
-    if key in prices:
-        return f"{usd(prices[key])} (catalog price)", float(prices[key])
     return None
 
 
@@ -75,15 +96,26 @@ def price(st: State) -> str | None:
     synthetic = SYNTHETIC_NOTE if _mentions_synthetic(pr) else ""
     grades = _grades_asked(st)
     company = e.company or "PSA"
+    if re.search(r"\braw\b", e.text, re.I) and e.grade and len(grades) == 1:
+        grades = [grades[0], "raw"]
     if len(grades) >= 2:
-        got = [(gr, _graded_price(st, gr)) for gr in grades[:2]]
+        def one(gr: str) -> tuple[str, float] | None:
+            if gr == "raw":
+                v = _catalog_price(st, "raw")
+                return (usd(v), v) if v is not None else None
+            return _graded_price(st, gr)
+
+        def named(gr: str) -> str:
+            return "raw" if gr == "raw" else f"{company} {gr}"
+
+        got = [(gr, one(gr)) for gr in grades[:2]]
         have = [(gr, s) for gr, s in got if s]
         if len(have) == 2:
             (g1, (t1, v1)), (g2, (t2, v2)) = have
             diff = v1 - v2
-            return (f"{label}: {company} {g1} {t1}; {company} {g2} {t2}. The difference is {usd(abs(diff))} "
-                    f"({company} {g1 if diff >= 0 else g2} is higher).{synthetic}")
-        missing = ", ".join(f"{company} {gr}" for gr, s in got if not s)
+            return (f"{label}: {named(g1)} {t1}; {named(g2)} {t2}. The difference is {usd(abs(diff))} "
+                    f"({named(g1) if diff >= 0 else named(g2)} is higher).{synthetic}")
+        missing = ", ".join(named(gr) for gr, s in got if not s)
         return f"I have no price data for {label} in {missing}, so I can't compare those grades.{synthetic}"
     out = []
     if e.grade:
@@ -91,8 +123,11 @@ def price(st: State) -> str | None:
         if s:
             out.append(f"{company} {e.grade}: {s[0]}")
     else:
+        raw = _catalog_price(st, "raw")
         s = _records_summary(g(g(pr, "raw", default={}), "records", default=[])) if pr else None
-        if s:
+        if raw is not None:
+            out.append(f"raw {usd(raw)}" + (f" (recent sales: {s[0]})" if s else ""))
+        elif s:
             out.append(f"raw: {s[0]}")
     prices = g(detail, "prices", default={})
     if not out and prices:
@@ -176,9 +211,15 @@ def marketplace(st: State) -> str | None:
     if e.min_price is not None:
         pool = [x for x in pool if float(x["price"]) >= e.min_price]
     total = len(records) + len(graded_records)
+    if not e.grade and not e.company:
+        pool = records + graded_records
+        if e.max_price is not None:
+            pool = [x for x in pool if float(x["price"]) <= e.max_price]
+        if e.min_price is not None:
+            pool = [x for x in pool if float(x["price"]) >= e.min_price]
     if not total:
         return f"There are no active marketplace listings for {label} right now.{synthetic}"
-    what = f"{e.company or ''} {e.grade or ''}".strip() or "raw"
+    what = f"{e.company or ''} {e.grade or ''}".strip() or ("raw" if (e.grade or e.company) else "")
     bound = ""
     if e.max_price is not None:
         bound = f" under {usd(e.max_price)}"
@@ -186,11 +227,12 @@ def marketplace(st: State) -> str | None:
         bound += f" over {usd(e.min_price)}"
     text = f"{label} has {plural(total, 'active listing')} ({len(records)} raw, {len(graded_records)} graded)."
     if not pool:
-        return text + f" None is {what}{bound}.{synthetic}"
+        return text + f" None is {what or 'listed'}{bound}.{synthetic}"
     pool.sort(key=lambda x: float(x["price"]))
     shown = "; ".join(f"{usd(x['price'])} on {x.get('source', 'a marketplace')}" +
                       (f" ({x['_grade'].strip()})" if x.get("_grade") else "") for x in pool[:3])
-    return text + f" {plural(len(pool), what + ' listing')}{bound}, cheapest first: {shown}.{synthetic}"
+    kind = f"{what} listing" if what else "listing"
+    return text + f" {plural(len(pool), kind)}{bound}, cheapest first: {shown}.{synthetic}"
 
 
 def _company_pop(st: State, companies: list[dict[str, Any]], company: str | None) -> list[dict[str, Any]]:
@@ -220,11 +262,11 @@ def population(st: State) -> str | None:
     companies = list(g(g(r, "base", default={}), "grading_companies", default=[]))
     synthetic = SYNTHETIC_NOTE if _mentions_synthetic(r) else ""
     if not companies and not g(r, "total_population"):
-        return (f"There is no population data for {name}: no grading company's report covers it "
-                "(that means unknown, not zero copies).")
+        return (f"There is no population data for {name}: no grading company's report covers it, so the "
+                "count is unknown (no data is not the same as none graded).")
     chosen = _company_pop(st, companies, e.company)
     if e.company and not chosen:
-        return f"There is no {e.company} population data for {name} (unknown, not zero).{synthetic}"
+        return f"There is no {e.company} population data for {name}: the count is unknown, not none.{synthetic}"
     if e.grade:
         plain = qualified = 0
         seen = False
