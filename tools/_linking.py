@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-COMPANIES = {"psa": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
+COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
              "hga": "HGA", "csg": "CSG", "isa": "ISA"}
 BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
           "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
@@ -59,7 +59,8 @@ pack packs box boxes hobby odds one ones thing things guy guys him his her hers 
 sorts difference differ diff versus vs between worth. either whether if else instead rather really actually
 cards? card? much? worth? difference? should i'd i've ive we're ya ur u r y yo whats what's who's whos
 fair good great nice cool awesome favorite favourite value? currently? anymore surprise something anything
-raw ungraded someone everything pick picks choose grab deal worthwhile grading graded? ad put
+raw ungraded don't dont doesn't isn't haven't didn't won't can't wasn't aren't i've
+what's whats how's someone everything pick picks choose grab deal worthwhile grading graded? ad put
 qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's here here's
 tho though maybe please? card's cards' someone somebody anyone anybody
 """.split())
@@ -71,10 +72,10 @@ DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
             "5th": 5, "last": -1}
 
-_GRADE = re.compile(r"\b(psa|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
+_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
 _BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
-_COMPANY = re.compile(r"\b(psa|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
+_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
 _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
 _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS)) + r")\b)", re.I)
@@ -154,10 +155,13 @@ def read(text: str) -> Reading:
     r = Reading(text=text)
     _CUTS.clear()
     rest = text
-    m = _GRADE.search(rest)
-    if m:
-        r.company, r.grade = COMPANIES[m.group(1).lower()], m.group(2)
+    for i, m in enumerate(list(_GRADE.finditer(rest))):   # "psa 10 vs psa 9": the first is the grade asked
+        if i == 0:
+            r.company, r.grade = COMPANIES[m.group(1).lower()], m.group(2)
         rest = _cut(rest, m)
+    for m in list(re.finditer(r"\b(?:than|vs\.?|versus|or|and|to)\s+(?:an?\s+)?(10|[1-9](?:\.5)?)(?:'?s)?\b", rest)):
+        if r.grade:
+            rest = _cut(rest, m)
     m = _GEM.search(rest)
     if m and r.grade is None:
         r.grade = "10"

@@ -137,7 +137,10 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     continue
                 only_domain = all(t in DOMAIN_WORDS for t in toks)
                 kinds = ("release", "set", "parallel") if only_domain else None
-                hits = [h for h in index.names(" ".join(words), kinds=kinds, limit=20)
+                phrase = " ".join(words)
+                if toks == ["base"]:
+                    phrase = "base set"   # "base charizard": the Base Set
+                hits = [h for h in index.names(phrase, kinds=kinds, limit=20)
                         if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if only_domain:
                     hits = [h for h in hits if h.exact or h.kind == "release"]
@@ -305,6 +308,14 @@ async def _attrs(ctx: ToolContext, ids: list[uuid.UUID]) -> dict[uuid.UUID, list
     return out
 
 
+async def _set_sizes(ctx: ToolContext, set_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Base cards per set (for "57/102": the set of 102 cards)."""
+    async with ctx.transaction() as s:
+        rows = await s.execute(select(Card.set_id, func.count()).where(Card.set_id.in_(set_ids),
+                                                                     Card.variation_of.is_(None)).group_by(Card.set_id))
+        return {sid: int(n) for sid, n in rows.all()}
+
+
 def _differences(rows: list[Any]) -> list[str]:
     out = []
     for label, key in (("year", "release_year"), ("release", "release_name"), ("set", "set_name"),
@@ -328,18 +339,28 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
-    if not any(e.kind == "name" for e in ents):
+    if not any(e.kind in ("name", "release", "set") for e in ents):
         for old in reversed(query.history or []):
-            older, _ = _link(index, read(old), segment)
-            names = [e for e in older if e.kind == "name"]
-            if names:
-                for e in names + [e for e in older if e.kind != "name" and not any(x.kind == e.kind for x in ents)]:
-                    e.from_history = True
-                    ents.append(e)
+            old_reading = read(old)
+            older, _ = _link(index, old_reading, segment)
+            if any(e.kind in ("name", "release", "set") for e in older):
+                for e in older:
+                    if not any(x.kind == e.kind for x in ents):
+                        e.from_history = True
+                        ents.append(e)
+                # the card the earlier question pinned down: its number, year and attributes
+                r.number = r.number or old_reading.number
+                if not r.years:
+                    r.year, r.season, r.min_year, r.max_year = (old_reading.year, old_reading.season,
+                                                                old_reading.min_year, old_reading.max_year)
+                r.attributes = r.attributes or old_reading.attributes
                 break
     rows = await _rows(ctx, ents, r, segment)
     attrs = await _attrs(ctx, [x.id for x in rows]) if r.attributes else {}
     scored = [(x, *_score(x, attrs.get(x.id, []), r, ents)) for x in rows]
+    if r.set_total and rows:
+        sizes = await _set_sizes(ctx, list({x.set_id for x in rows})[:200])
+        scored = [(x, sc + (2 if sizes.get(x.set_id) == r.set_total else 0), m, mi) for x, sc, m, mi in scored]
     scored.sort(key=lambda t: (-t[1], _order_key(t[0], r.order), t[0].variation_of is not None,
                                -(int(t[0].release_year[:4]) if (t[0].release_year or "")[:4].isdigit() else 0),
                                t[0].number_sort or 0))
@@ -349,8 +370,11 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
         named = any(e.kind == "name" for e in ents) or r.number is not None
+        hard_miss = {"name", "number", "year"} & set(scored[0][3])
         if not named:
             pass  # a release or set alone names no card
+        elif hard_miss:
+            differences = sorted(hard_miss)  # no card has every constraint asked: not in the catalog
         elif len(distinct) == 1 or r.order is not None:
             best_id = str(scored[0][0].id)
         else:

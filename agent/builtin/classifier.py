@@ -36,18 +36,40 @@ def vocabulary() -> frozenset[str]:
     words = set(NEVER_NAMES)
     for examples in load_bank().values():
         for ex in examples:
-            words |= {w for w in re.findall(r"[a-z][a-z'\-]*", ex)}
+            words |= {w for w in re.findall(r"[A-Za-z][A-Za-z'\-]*", ex) if w.islower()}
     return frozenset(words)
 
 
+def _near(word: str, vocab: frozenset[str]) -> str | None:
+    """A family word one edit away ("colection" -> "collection"), for words of 5+ letters."""
+    if len(word) < 5:
+        return None
+    for v in vocab:
+        if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
+            return v
+    return None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
 def mask(text: str) -> str:
-    """Leftover words that are not family words become X ("cheapest ozzie smith" -> "cheapest X")."""
+    """Leftover words that are not family words become X ("cheapest ozzie smith" -> "cheapest X");
+    a family word with a typo is corrected first."""
     vocab = vocabulary()
     r = read(text)
     out = text
     for pos, word in sorted(r.tokens, reverse=True):
-        if word.lower() not in vocab and not word.isdigit():
-            out = out[:pos] + "X" + out[pos + len(word):]
+        low = word.lower()
+        if low not in vocab and not word.isdigit():
+            fixed = _near(low, vocab)
+            out = out[:pos] + (fixed or "X") + out[pos + len(word):]
     return re.sub(r"X(\s+X)+", "X", out)
 
 

@@ -106,10 +106,10 @@ INTENTS: tuple[Intent, ...] = (
            collection=True,
            steps=((COLLECTIONS, Step("catalog_link", {"text": "$link_text", "take": 1}, key="link",
                                      when="has_card_words")),
+                  (Step("collection_set_progress", {"collectionId": "$collection_id", "take": 100},
+                        needs=("collection_id",)),),
                   (Step("collection_set_progress_set", {"collectionId": "$collection_id", "setId": "$owned_set_id"},
-                        needs=("collection_id",), when="has_set"),
-                   Step("collection_set_progress", {"collectionId": "$collection_id"}, needs=("collection_id",),
-                        when="no_set")))),
+                        needs=("collection_id",), when="has_set"),))),
     Intent("set_progress", r"\bset (completion|progress)|\bcomplet(e|ion)\b.*\bsets?\b|\bsets?\b.*\bcomplet|"
            r"\bclosest to (complete|finish)|\bfinish(ing)?\b.*\bset\b",
            collection=True,
@@ -151,7 +151,8 @@ INTENTS: tuple[Intent, ...] = (
            needs_card=True,
            steps=_card((Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id"},
                              needs=("card_id",)),), extra=(COMPANY_LOOKUP,))),
-    Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one))\b",
+    Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one)|"
+           r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
            steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
     Intent("trend", r"\b(trend|trending|over time|price history|historical|going (up|down)|timeseries|chart)\b",
@@ -160,7 +161,9 @@ INTENTS: tuple[Intent, ...] = (
                              needs=("card_id",)),))),
     Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more)\b|"
            r"\bwhich is worth more\b",
-           steps=((LINK,), (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
+           steps=((Step("catalog_link", {"text": "$compare_a", "take": 5}, key="link"),
+                   Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides")),
+                  (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
            steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
@@ -197,8 +200,17 @@ def lexical(text: str) -> Intent | None:
 LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close to the best
 
 
+# words that settle the family whatever the rest says (an explicit request)
+HARD = (("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them) know)\b"),
+        ("random", r"\brandom\b|\bsurprise me\b"),
+        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
+
+
 def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
+    for family, pattern in HARD:
+        if re.search(pattern, text, re.I):
+            return BY_NAME[family], 1.0
     name, confidence, scores = classifier.ranked(text)
     words = lexical(text)
     if name is None:

@@ -53,6 +53,9 @@ def understand(conv: Conversation) -> State:
             if older.company:
                 ent.reading.company = older.company
                 break
+        else:
+            if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
+                ent.reading.company = "PSA"   # a grade name alone: the most common scale
     st = State(intent, ent, conv, confidence)
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
@@ -135,7 +138,23 @@ def _progress_set_id(st: State) -> str | None:
     return None
 
 
+SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I)
+
+
+def _sides(st: State) -> list[str]:
+    text = re.sub(r"^.*?\b(worth more|more valuable|pricier|costs? more)\b[,:]?", "", st.ent.text, flags=re.I) \
+        if re.match(r"^\s*(which|what)\b.*\b(worth more|more valuable|pricier|costs? more)\b[,:]?\s*\S", st.ent.text,
+                    re.I) else st.ent.text
+    parts = [p.strip(" ?,.") for p in SIDES.split(text) if p.strip(" ?,.")]
+    return parts if len(parts) == 2 else []
+
+
 def _compare_ids(st: State) -> list[str] | None:
+    a, b = st.ok("link"), st.ok("link_b")
+    if a and b:
+        picks = [chosen_card(x, st.ent) or ((x.get("cards") or [None])[0]) for x in (a, b)]
+        ids = [p["id"] for p in picks if p and p.get("id")]
+        return ids if len(ids) == 2 else None
     cards = (_link(st) or {}).get("cards") or []
     best: dict[str, str] = {}
     for c in cards:
@@ -201,6 +220,11 @@ def variable(st: State, name: str) -> Any:
         return link_text(e, h, st.conv.last_answer)
     if name == "link_history":
         return link_history(e, h)
+    if name in ("compare_a", "compare_b"):
+        sides = _sides(st)
+        if not sides:
+            return link_text(e, h, st.conv.last_answer) if name == "compare_a" else None
+        return sides[0] if name == "compare_a" else sides[1]
     if name == "random_scope_release":
         return _random_scope(st)[0]
     if name == "random_scope_set":
@@ -243,6 +267,7 @@ PREDICATES = {
     "has_set": lambda st: _progress_set_id(st) is not None,
     "no_set": lambda st: _progress_set_id(st) is None,
     "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
+    "two_sides": lambda st: bool(_sides(st)),
     "asks_date": lambda st: bool(re.search(r"\bwhen\b|\bdate\b|come out|released|what year", st.ent.text, re.I)),
     "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),

@@ -122,9 +122,9 @@ def set_facts(st: State) -> str | None:
         main = max(sets, key=lambda s: int(s.get("cardCount") or 0), default=None)
         if len(sets) == 1 and main:
             return f"{name}{when} has {int(main.get('cardCount') or 0):,} cards."
-        return (f"{name}{when} has {total:,} cards in {plural(len(sets), 'set')}: " +
+        return (f"{name}{when} has {total:,} cards in total, in {plural(len(sets), 'set')}: " +
                 ", ".join(f"{s.get('name')} ({s.get('cardCount', '?')})" for s in sets[:12]) + ".")
-    return f"{name}{when} has {plural(len(sets), 'set')}: " + ", ".join(
+    return f"{name}{when} has {total:,} cards in {plural(len(sets), 'set')}: " + ", ".join(
         f"{s.get('name')} ({s.get('cardCount', '?')} cards)" for s in sets[:20]) + ("; ..." if len(sets) > 20 else "") + "."
 
 

@@ -101,10 +101,10 @@ def not_found(st: State) -> str:
         who = names[0]["name"]
         c = link.get("constraints") or {}
         bits = [str(x) for x in (c.get("year"), f"#{c['number']}" if c.get("number") else None) if x]
-        return (f"I found {who} in the catalog, but no {who} card matching {' '.join(bits) or 'that'}. "
-                f"Ask for \"{who} cards\" to see the ones there are.")
+        return (f"I found {who} in the catalog, but no {who} card matching {' '.join(bits) or 'that'}: that card is "
+                f"not in the catalog. Ask for \"{who} cards\" to see the ones there are.")
     return (f"I couldn't find \"{words}\" in the catalog: no player, character, card, set or release by that name. "
-            "Check the spelling, or give the year, set and card number.")
+            "Check the spelling, or give the year, set and card number. I can help with " + CAPABILITIES + ".")
 
 
 def missing(st: State, need: str) -> str:
