@@ -9,6 +9,7 @@ catalog's name index links them (typos and punctuation folded). A run made only 
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from typing import Any
 
@@ -339,7 +340,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
-    if not any(e.kind in ("name", "release", "set") for e in ents):
+    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
+    if not any(e.kind == "name" for e in ents) and (pronoun or not any(e.kind in ("release", "set") for e in ents)):
         for old in reversed(query.history or []):
             old_reading = read(old)
             older, _ = _link(index, old_reading, segment)
@@ -348,9 +350,12 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                     if not any(x.kind == e.kind for x in ents):
                         e.from_history = True
                         ents.append(e)
-                # the card the earlier question pinned down: its number, year and attributes
-                r.number = r.number or old_reading.number
-                if not r.years:
+                # the card the earlier question pinned down: its number, year and attributes (unless this
+                # question names another year or release: "his 1986 topps card")
+                fresh = bool(r.years) or any(e.kind in ("release", "set") and not e.from_history for e in ents)
+                if not fresh:
+                    r.number = r.number or old_reading.number
+                if not r.years and not fresh:
                     r.year, r.season, r.min_year, r.max_year = (old_reading.year, old_reading.season,
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes

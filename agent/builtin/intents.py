@@ -71,6 +71,8 @@ def _analytics() -> tuple[tuple[Step, ...], ...]:
 INTENTS: tuple[Intent, ...] = (
     Intent("identify", r"\b(identify|photo|picture|image|scan)\b"),
     Intent("help", r"\b(what can you do|help me|how do i use|what do you know)\b"),
+    Intent("glossary", r"\bwhat (does|do|is|are) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+",
+           steps=((Step("catalog_attributes", {"take": 100}),),)),
     Intent("feedback", r"\b(feedback|report (a|an|that|this|the)|is wrong|are wrong|incorrect|typo|mistake)\b",
            steps=((Step("catalog_link", {"text": "$link_text", "take": 5}, key="link", when="has_card_words"),),
                   (Step("feedback_submit", {"entity_type": "card", "id": "$card_id", "message": "$text",
@@ -109,7 +111,8 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("collection_set_progress", {"collectionId": "$collection_id", "take": 100},
                         needs=("collection_id",)),),
                   (Step("collection_set_progress_set", {"collectionId": "$collection_id", "setId": "$owned_set_id"},
-                        needs=("collection_id",), when="has_set"),))),
+                        needs=("collection_id",), when="has_set"),),
+                  (Step("catalog_card", {"id": "$item"}, key="missing", each="missing_ids"),))),
     Intent("set_progress", r"\bset (completion|progress)|\bcomplet(e|ion)\b.*\bsets?\b|\bsets?\b.*\bcomplet|"
            r"\bclosest to (complete|finish)|\bfinish(ing)?\b.*\bset\b",
            collection=True,
@@ -201,7 +204,8 @@ LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close 
 
 
 # words that settle the family whatever the rest says (an explicit request)
-HARD = (("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them) know)\b"),
+HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+"),
+        ("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them) know)\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
         ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
 
@@ -210,6 +214,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):
+            if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
+                continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
     name, confidence, scores = classifier.ranked(text)
     words = lexical(text)

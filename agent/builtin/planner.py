@@ -163,6 +163,11 @@ def _compare_ids(st: State) -> list[str] | None:
     return ids if len(ids) >= 2 else None
 
 
+def _missing_ids(st: State) -> list[str] | None:
+    ids = (st.ok("collection_set_progress_set") or {}).get("missingCards") or []
+    return [str(i) for i in ids[:10]] or None
+
+
 def _want_card_ids(st: State) -> list[str] | None:
     cards = (st.ok("list_cards_list") or {}).get("cards", [])
     ids = [c.get("cardId") for c in cards if c.get("cardId")][:10]
@@ -234,7 +239,7 @@ def variable(st: State, name: str) -> Any:
         return {"cardId": cid} if cid else None
     resolvers = {"card_id": _card_id, "company_id": _company_id, "type_id": _type_id, "release_id": _release_id,
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
-                 "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids,
+                 "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_id": _random_release_id,
                  "release_year": _release_year, "base_set_id": _base_set_id}
     return resolvers[name](st) if name in resolvers else None

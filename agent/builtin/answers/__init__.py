@@ -10,7 +10,7 @@ COMPOSERS = {
     "parallels": cards.parallels, "details": cards.details, "find": cards.find, "set_facts": cards.set_facts,
     "random": cards.random_card, "grades": cards.grades, "catalog_stats": cards.catalog_stats,
     "segments": cards.segments, "calendar": cards.calendar, "feedback": cards.feedback,
-    "identify": cards.identify, "help": cards.help_,
+    "identify": cards.identify, "help": cards.help_, "glossary": cards.glossary,
     "price": market.price, "price_compare": market.compare, "trend": market.trend,
     "marketplace": market.marketplace, "population": market.population,
     "collection_value": collection.collection_value, "collection_best": collection.collection_best,

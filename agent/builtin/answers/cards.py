@@ -3,6 +3,7 @@ pulls, grading scales, catalog facts, feedback."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent.builtin.answers.common import CAPABILITIES, card_label, g, is_error, plural, the_card, usd
@@ -213,6 +214,22 @@ def feedback(st: State) -> str | None:
 def identify(st: State) -> str | None:
     return ("I can't see images in a text question. To identify a card from a photo, upload it to "
             "POST /v1/identify/card (or /v1/identify/card/{segment}).")
+
+
+def glossary(st: State) -> str | None:
+    r = st.ok("catalog_attributes")
+    text = st.ent.text.lower()
+    words = set(re.findall(r"[a-z0-9]+", text))
+    for a in g(r, "attributes", default=[]) if r else []:
+        short, name = (a.get("shortName") or "").lower(), (a.get("name") or "").lower()
+        if short in words or (name and (name in text or any(w in words for w in name.split() if len(w) > 3))) or \
+                (short == "au" and "auto" in words) or (short == "rc" and "rookie" in words):
+            desc = f": {a['description']}" if a.get("description") else ""
+            return (f"{a.get('shortName')} means {a.get('name')}{desc}. The catalog marks "
+                    f"{int(a.get('cardCount') or 0):,} cards with it.")
+    from agent.builtin.answers.common import unanswerable
+
+    return unanswerable(st)
 
 
 def help_(st: State) -> str | None:

@@ -147,9 +147,12 @@ def set_missing(st: State) -> str | None:
     head = f"You own {owned} of {total} cards of {name} ({float(g(r, 'completionPercentage', default=0)):.0f}%)."
     if not missing:
         return head + " Nothing is missing: the set is complete."
-    shown = ", ".join(str(m) for m in missing[:25])
+    named = [c for c in st.many.get("missing", []) if isinstance(c, dict) and c.get("name")]
+    shown = "; ".join(f"{c['name']} #{c.get('number')}" if c.get("number") else c["name"] for c in named) or \
+        ", ".join(str(m) for m in missing[:25])
     cost = f" Estimated cost to complete: {usd(r['estimatedCostToComplete'])}." if g(r, "estimatedCostToComplete") else ""
-    return head + f" Missing {len(missing)}: {shown}" + (", ..." if len(missing) > 25 else "") + "." + cost
+    more = len(missing) - (len(named) or min(25, len(missing)))
+    return head + f" Missing {len(missing)}: {shown}" + (f" and {more} more" if more > 0 else "") + "." + cost
 
 
 def collection_cards(st: State) -> str | None:

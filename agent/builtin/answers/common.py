@@ -98,11 +98,11 @@ def not_found(st: State) -> str:
     words = " ".join(link.get("unlinked") or []) or st.ent.text
     names = [e for e in link.get("entities") or [] if e.get("kind") == "name"]
     if names:
-        who = names[0]["name"]
+        who = names[0].get("phrase") or names[0]["name"]
         c = link.get("constraints") or {}
         bits = [str(x) for x in (c.get("year"), f"#{c['number']}" if c.get("number") else None) if x]
-        return (f"I found {who} in the catalog, but no {who} card matching {' '.join(bits) or 'that'}: that card is "
-                f"not in the catalog. Ask for \"{who} cards\" to see the ones there are.")
+        return (f"I couldn't find a \"{who}\" card matching {' '.join(bits) or 'that'}: that card is not in the "
+                f"catalog. Ask for \"{who} cards\" to see the ones there are.")
     return (f"I couldn't find \"{words}\" in the catalog: no player, character, card, set or release by that name. "
             "Check the spelling, or give the year, set and card number. I can help with " + CAPABILITIES + ".")
 
