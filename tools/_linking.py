@@ -137,11 +137,8 @@ class Reading:
         return None
 
 
-_CUTS: list[tuple[int, int]] = []
-
-
-def _cut(text: str, m: re.Match[str]) -> str:
-    _CUTS.append((m.start(), m.end()))
+def _blank(text: str, m: re.Match[str], cuts: list[tuple[int, int]]) -> str:
+    cuts.append((m.start(), m.end()))
     return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
@@ -153,7 +150,11 @@ def _money(v: str, k: str | None = None) -> float:
 def read(text: str) -> Reading:
     """Constraints in ``text`` (spans used up are blanked, so positions of leftover words hold)."""
     r = Reading(text=text)
-    _CUTS.clear()
+    cuts: list[tuple[int, int]] = []
+
+    def _cut(rest: str, m: re.Match[str]) -> str:
+        return _blank(rest, m, cuts)
+
     rest = text
     for i, m in enumerate(list(_GRADE.finditer(rest))):   # "psa 10 vs psa 9": the first is the grade asked
         if i == 0:
@@ -272,7 +273,7 @@ def read(text: str) -> Reading:
             r.ordinal = ORDINALS[lw]
             continue
         r.tokens.append((m.start(), word))
-    r.cuts = list(_CUTS)
+    r.cuts = cuts
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
         for pos, word in list(r.tokens):
