@@ -228,15 +228,17 @@ def classify(text: str) -> tuple[Intent | None, float]:
         return None, confidence
     intent = BY_NAME.get(name)
     low = text.lower()
-    # money words make a graded-copy question a price question ("PSA 10 Charizard value")
-    if intent is not None and intent.name == "population" and PRICE_WORDS.search(low) and not POP_WORDS.search(low):
+    # a graded card without words of counting is a price question ("PSA 10 Charizard value",
+    # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
+    if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
     return intent, confidence
 
 
 PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
                          r"difference|\$|bucks|dollars)\b")
-POP_WORDS = re.compile(r"\b(pop|population|how many|count|graded copies|exist|rare)\b")
+POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|"
+                       r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
 
 
 def by_name(name: str) -> Intent | None:
