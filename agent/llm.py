@@ -144,6 +144,8 @@ class OpenAILLM:
         self.wait = wait or make_wait()
         self.sleep = sleep
         self.temperature = temperature
+        # offer only the tools relevant to each question (a real model); the built-in one needs all
+        self.retrieve_tools = False
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -209,8 +211,23 @@ def builtin_transport() -> httpx2.AsyncBaseTransport:
 
 def make_llm(settings: Settings) -> OpenAILLM:
     """The configured model server, or the built-in offline model when no base URL is set."""
+    from agent import embeddings
+
+    embeddings.configure(settings.agent_embeddings)
+    warm_in_background()
     if settings.llm_base_url:
         client = openai_client(settings.llm_base_url, settings.llm_api_key, timeout=settings.llm_timeout_s)
-        return OpenAILLM(client, settings.llm_model, attempts=settings.llm_max_retries)
+        llm = OpenAILLM(client, settings.llm_model, attempts=settings.llm_max_retries)
+        llm.retrieve_tools = settings.llm_tool_retrieval
+        return llm
     client = openai_client(BUILTIN_BASE_URL, "builtin", transport=builtin_transport())
     return OpenAILLM(client, BUILTIN_MODEL, attempts=1)
+
+
+def warm_in_background() -> None:
+    """Load the embedding model and the example bank once per process, off the request path."""
+    import threading
+
+    from agent.builtin import classifier
+
+    threading.Thread(target=classifier.warm, name="agent-warm", daemon=True).start()

@@ -1,7 +1,9 @@
 """The agent loop: ``run_query(ctx, question, llm, ...)``.
 
 Each round the model gets the system prompt, the conversation history, the question and the
-strict tool schemas of every agent tool in the registry. The tool calls it asks for run through
+strict tool schemas of the tools ``agent.toolset`` offers: never a data-changing tool unless the
+context allows writes (nor is one executed if asked for), and for a real model only the tools
+relevant to the question. The tool calls it asks for run through
 ``tools._registry.invoke`` (the same validation and functions as REST), concurrently, each with a
 timeout; results, or errors as ``{"error", "code"}``, go back as tool messages. An unknown tool or
 bad arguments is such an error message, never a crash.
@@ -22,11 +24,11 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agent import prompts
+from agent import prompts, toolset
 from agent.llm import Completion, LLMClient, ToolCall
 from agent.trace import AgentResult, ToolRecord, TurnRecord
 from tools import metrics
-from tools._registry import get_tool, invoke, openai_specs
+from tools._registry import get_tool, invoke
 from tools.context import ToolContext
 from tools.errors import ServiceError
 
@@ -60,13 +62,20 @@ def _tool_message(call_id: str, payload: Any) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call_id, "content": text}
 
 
-async def _execute(ctx: ToolContext, call: ToolCall, sem: asyncio.Semaphore, timeout_s: float) -> tuple[Any, ToolRecord]:
+async def _execute(ctx: ToolContext, call: ToolCall, sem: asyncio.Semaphore, timeout_s: float,
+                   allow_writes: bool = False) -> tuple[Any, ToolRecord]:
     start = time.perf_counter()
     known = get_tool(call.name)
     code: str | None = None
     if known is None or not known.agent:
         payload: Any = {"error": f"Unknown tool {call.name!r}; use one of the tools offered", "code": "NOT_FOUND"}
         code = "NOT_FOUND"
+    elif not toolset.permitted(known, allow_writes):
+        # never run a data-changing tool the request did not allow, whatever the model asks
+        payload = {"error": f"Tool {call.name} changes stored data and this request does not allow writes "
+                            "(context.allowWrites)", "code": "FORBIDDEN"}
+        code = "FORBIDDEN"
+        log.warning("write refused", extra={"tool": call.name})
     else:
         try:
             async with sem:
@@ -84,7 +93,7 @@ async def _execute(ctx: ToolContext, call: ToolCall, sem: asyncio.Semaphore, tim
             log.exception("tool failed", extra={"tool": call.name})
             payload, code = {"error": f"Tool {call.name} failed unexpectedly", "code": "INTERNAL_ERROR"}, "INTERNAL_ERROR"
     # executed = the call reached the tool function (known tool, arguments valid)
-    executed = known is not None and known.agent and code != "VALIDATION_ERROR"
+    executed = known is not None and known.agent and code not in ("VALIDATION_ERROR", "FORBIDDEN")
     record = ToolRecord(call.name, call.arguments, executed, round((time.perf_counter() - start) * 1000, 2), code)
     return payload, record
 
@@ -106,7 +115,8 @@ async def run_query(
     if context.get("collectionId"):
         defaults["collectionId"] = context["collectionId"]
     ctx = replace(ctx, defaults=defaults)
-    specs = openai_specs()
+    allow_writes = toolset.writes_allowed(context)
+    specs = toolset.specs_for(question, context, retrieve=bool(getattr(llm, "retrieve_tools", False)))
     messages: list[dict[str, Any]] = [{"role": "system", "content": prompts.system_message(context)}]
     messages += [{"role": m["role"], "content": m["content"]} for m in (history or [])]
     messages.append({"role": "user", "content": question})
@@ -128,7 +138,7 @@ async def run_query(
         messages.append(_assistant_message(completion))
         repeated = [c for c in completion.tool_calls if (c.name, _canonical(c.arguments)) in seen]
         fresh = [c for c in completion.tool_calls if c not in repeated]
-        results = await asyncio.gather(*(_execute(ctx, c, sem, tool_timeout_s) for c in fresh))
+        results = await asyncio.gather(*(_execute(ctx, c, sem, tool_timeout_s, allow_writes) for c in fresh))
         by_id = {c.id: r for c, r in zip(fresh, results)}
         for call in completion.tool_calls:
             if call.id in by_id and call not in repeated:

@@ -32,6 +32,8 @@ class _Strict(BaseModel):
 class AIContext(_Strict):
     collectionId: LooseUUIDStr | None = Field(None, description="Default collection for collection questions")
     userId: str | None = Field(None, max_length=200, description="The asking user's id (informational)")
+    allowWrites: bool = Field(False, description="Extension: let the agent create, change or delete data "
+                                                 "(want lists, collections...); off by default")
 
 
 class ConversationMessage(_Strict):

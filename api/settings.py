@@ -38,6 +38,8 @@ its default and meaning:
 | CARDWISE_LLM_MODEL | cardwise-builtin | model name sent to that endpoint |
 | CARDWISE_LLM_TIMEOUT_S | 30 | per-request timeout to the model server |
 | CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
+| CARDWISE_AGENT_EMBEDDINGS | true | sentence embeddings (torch) for the agent's question families and tool retrieval; false = word patterns |
+| CARDWISE_LLM_TOOL_RETRIEVAL | true | offer a real model only the tools relevant to the question; false = every permitted tool |
 """
 
 from __future__ import annotations

@@ -71,6 +71,9 @@ async def real_catalog(fixture: RealCatalog, workdir: Path, settings: Any, *,
         values = {"collection": (await invoke("collections_list", {}, ctx))["collections"][0]["id"],
                   "wantlist": (await invoke("lists_list", {}, ctx))["lists"][0]["id"]}
         index = await build_index(sessions)
+        from tools._search import catalog_index
+
+        await catalog_index(ctx)  # the catalog search index, as `cardwise import` leaves it in a deployment
         echo(f"real catalog: working copy and name index ready in {time.perf_counter() - t:.1f} s "
              f"({len(index.names):,} card names)")
         yield ctx, values, Judging(Env(ctx, sessions, values), index, {x.name for x in all_tools() if x.writes})

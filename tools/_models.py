@@ -89,7 +89,7 @@ LooseUUIDStr = Annotated[str, BeforeValidator(_uuid_collection_str), Field(json_
 Take = Annotated[int, Field(ge=1, le=100, description="Page size, 1-100")]
 Skip = Annotated[int, Field(ge=0, le=2**53 - 1, description="Offset of the first result")]
 Count = Annotated[int, Field(ge=1, le=200, description="How many random results, 1-200")]
-Order = Literal["asc", "desc"]
+Order = Annotated[Literal["asc", "desc"], Field(description="Sort direction: asc or desc")]
 BoolStr = Literal["true", "false"]
 
 _YEAR_RE = re.compile(r"^\d{4}(?:-\d{2,4})?$", re.ASCII)

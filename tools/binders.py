@@ -46,7 +46,7 @@ class BindersQuery(CollectionRef):
     take: Take = 20
     skip: Skip = 0
     name: Text | None = Field(None, max_length=200, description="Partial, case-insensitive binder name")
-    sort: Literal["name"] | None = None
+    sort: Literal["name"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -58,8 +58,8 @@ class BindersPage(Out):
 
 
 class BinderCreate(CollectionRef):
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="Binder name (unique within the collection)")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 class BinderRef(CollectionRef):
@@ -67,8 +67,8 @@ class BinderRef(CollectionRef):
 
 
 class BinderUpdate(BinderRef):
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="New binder name")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 class BinderCardsQuery(BinderRef):

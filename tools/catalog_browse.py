@@ -42,12 +42,12 @@ def release_out(row: Any, cls: type[ReleaseOut] = ReleaseOut, **extra: Any) -> A
 class _ReleaseFilters(In):
     name: str | None = Field(None, description="Partial, case-insensitive release name")
     year: Year | None = Field(None, description="Exact year; overrides min_year/max_year")
-    min_year: Year | None = None
-    max_year: Year | None = None
+    min_year: Year | None = Field(None, description="Earliest release year, inclusive (e.g. 1986)")
+    max_year: Year | None = Field(None, description="Latest release year, inclusive (e.g. 1999)")
     manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
     segment: str | None = Field(None, description="Segment UUID or name (case-insensitive)")
     is_identifiable: BoolStr | None = Field(None, description='"true": has an identifiable set; "false": none')
-    sort: Literal["year", "name"] | None = None
+    sort: Literal["year", "name"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
     def filters(self) -> dict[str, Any]:
@@ -93,7 +93,7 @@ class ReleaseDetail(ReleaseOut):
 
 
 class IdQuery(In):
-    id: UUIDStr
+    id: UUIDStr = Field(description="The entity's id (UUID)")
 
 
 @tool("catalog_release", method="GET", path="/v1/catalog/releases/{id}", cache=True)
@@ -112,12 +112,12 @@ async def get_release(ctx: ToolContext, query: IdQuery) -> ReleaseDetail:
 
 
 class ReleaseCardsQuery(In):
-    id: UUIDStr
-    set_id: UUIDStr | None = Field(None, alias="setId")
+    id: UUIDStr = Field(description="Release id (UUID)")
+    set_id: UUIDStr | None = Field(None, description="Set id (UUID)", alias="setId")
     name: str | None = Field(None, description="Partial card name")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["number", "name"] | None = None
+    sort: Literal["number", "name"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -175,14 +175,14 @@ def set_out(row: Any, cls: type[SetOut] = SetOut, **extra: Any) -> Any:
 
 
 class _SetFilters(In):
-    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
     name: str | None = Field(None, description="Partial, case-insensitive set name")
     year: Year | None = Field(None, description="Exact year; overrides min_year/max_year")
-    min_year: Year | None = None
-    max_year: Year | None = None
+    min_year: Year | None = Field(None, description="Earliest release year, inclusive (e.g. 1986)")
+    max_year: Year | None = Field(None, description="Latest release year, inclusive (e.g. 1999)")
     manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
-    is_identifiable: BoolStr | None = None
-    sort: Literal["name", "year"] | None = None
+    is_identifiable: BoolStr | None = Field(None, description="\"true\" or \"false\": only sets photo identification can (or cannot) recognise")
+    sort: Literal["name", "year"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
     def filters(self) -> dict[str, Any]:
@@ -236,12 +236,12 @@ async def get_set(ctx: ToolContext, query: IdQuery) -> SetDetail:
 
 
 class SetCardsQuery(In):
-    id: UUIDStr
+    id: UUIDStr = Field(description="Set id (UUID)")
     name: str | None = Field(None, description="Partial card name")
     number: str | None = Field(None, description="Exact card number")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["number", "name"] | None = None
+    sort: Literal["number", "name"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 

@@ -26,14 +26,14 @@ class _CardFilters(In):
     name: str | None = Field(None, description="Partial, case-insensitive card (player/subject) name")
     number: str | None = Field(None, description="Exact card number")
     year: Year | None = Field(None, description="Release year (string); overrides min_year/max_year")
-    min_year: Year | None = None
-    max_year: Year | None = None
+    min_year: Year | None = Field(None, description="Earliest release year, inclusive (e.g. 1986)")
+    max_year: Year | None = Field(None, description="Latest release year, inclusive (e.g. 1999)")
     manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
-    release_id: UUIDStr | None = Field(None, alias="releaseId")
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
     release_name: str | None = Field(None, alias="releaseName", description="Partial release name")
-    set_id: UUIDStr | None = Field(None, alias="setId")
+    set_id: UUIDStr | None = Field(None, description="Set id (UUID)", alias="setId")
     set_name: str | None = Field(None, alias="setName", description="Partial set name")
-    attribute_id: UUIDStr | None = Field(None, alias="attributeId")
+    attribute_id: UUIDStr | None = Field(None, description="Attribute id (UUID)", alias="attributeId")
     attribute_short_name: str | None = Field(None, alias="attributeShortName",
                                              description="Attribute code such as RC or AU (case-sensitive)")
 
@@ -130,7 +130,7 @@ class RandomCardsQuery(_CardFilters):
     include_parallels: BoolStr = Field("false", alias="includeParallels",
                                        description='"true" to pull parallels with boosted odds')
     field: list[str] | None = Field(None, description="Repeatable KEY:VALUE metadata filter; all must match")
-    sort: Literal["name", "release", "set", "year"] | None = None
+    sort: Literal["name", "release", "set", "year"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 

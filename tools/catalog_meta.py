@@ -34,7 +34,7 @@ class ManufacturersQuery(In):
     name: str | None = Field(None, description="Partial, case-insensitive manufacturer name")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["name"] | None = None
+    sort: Literal["name"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -64,14 +64,14 @@ async def search_manufacturers(ctx: ToolContext, query: ManufacturersQuery) -> M
 
 class ParallelsQuery(In):
     name: str | None = Field(None, description="Partial parallel name")
-    release_id: UUIDStr | None = Field(None, alias="releaseId")
-    release_name: str | None = Field(None, alias="releaseName")
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
+    release_name: str | None = Field(None, description="Partial, case-insensitive release name", alias="releaseName")
     year: Year | None = Field(None, description="Exact year; overrides min_year/max_year")
-    min_year: Year | None = None
-    max_year: Year | None = None
+    min_year: Year | None = Field(None, description="Earliest release year, inclusive (e.g. 1986)")
+    max_year: Year | None = Field(None, description="Latest release year, inclusive (e.g. 1999)")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["name", "release", "set", "year"] | None = None
+    sort: Literal["name", "release", "set", "year"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -119,7 +119,7 @@ async def search_parallels(ctx: ToolContext, query: ParallelsQuery) -> Parallels
 
 
 class IdQuery(In):
-    id: UUIDStr
+    id: UUIDStr = Field(description="The entity's id (UUID)")
 
 
 @tool("catalog_parallel", method="GET", path="/v1/catalog/parallels/{id}", cache=True)
@@ -133,11 +133,11 @@ async def get_parallel(ctx: ToolContext, query: IdQuery) -> ParallelWithSet:
 
 
 class AttributesQuery(In):
-    name: str | None = None
-    short_name: str | None = Field(None, alias="shortName")
+    name: str | None = Field(None, description="Partial, case-insensitive attribute name")
+    short_name: str | None = Field(None, description="Attribute code such as RC or AU", alias="shortName")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["name", "shortName", "cardCount"] | None = None
+    sort: Literal["name", "shortName", "cardCount"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -186,7 +186,7 @@ class FieldsQuery(In):
     key: str | None = Field(None, description="Partial key")
     take: Take = 20
     skip: Skip = 0
-    sort: Literal["name", "key", "usageCount"] | None = None
+    sort: Literal["name", "key", "usageCount"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "asc"
 
 
@@ -239,33 +239,33 @@ class _AcBase(In):
 
 
 class AcCards(_AcBase):
-    set_id: UUIDStr | None = Field(None, alias="setId")
-    release_id: UUIDStr | None = Field(None, alias="releaseId")
-    segment_id: UUIDStr | None = Field(None, alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
-    year: Year | None = None
+    set_id: UUIDStr | None = Field(None, description="Set id (UUID)", alias="setId")
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
 
 
 class AcSets(_AcBase):
-    release_id: UUIDStr | None = Field(None, alias="releaseId")
-    segment_id: UUIDStr | None = Field(None, alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
-    year: Year | None = None
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
 
 
 class AcReleases(_AcBase):
-    segment_id: UUIDStr | None = Field(None, alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
-    year: Year | None = None
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
 
 
 class AcManufacturers(_AcBase):
-    segment_id: UUIDStr | None = Field(None, alias="segmentId")
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
 
 
 class AcYears(_AcBase):
-    segment_id: UUIDStr | None = Field(None, alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, alias="manufacturerId")
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
+    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
 
 
 class AcSegments(_AcBase):
@@ -350,7 +350,7 @@ class CalendarQuery(In):
     skip: Skip = 0
     segment: str | None = Field(None, description="Segment UUID or name (case-insensitive)")
     manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
-    year: Year | None = None
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
 
 
 class CalendarEntry(Out):

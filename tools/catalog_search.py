@@ -23,9 +23,9 @@ class SearchQuery(In):
     type: Literal["card", "set", "release", "parallel"] | None = Field(None, description="Only this kind")
     segment: str | None = Field(None, description="Segment UUID or name")
     manufacturer: str | None = Field(None, description="Manufacturer UUID or name")
-    year: Year | None = None
-    min_year: Year | None = None
-    max_year: Year | None = None
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
+    min_year: Year | None = Field(None, description="Earliest release year, inclusive (e.g. 1986)")
+    max_year: Year | None = Field(None, description="Latest release year, inclusive (e.g. 1999)")
     field: list[str] | None = Field(None, description="Repeatable KEY:VALUE card metadata filter")
     take: Take = 20
     skip: Skip = 0

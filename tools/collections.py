@@ -85,8 +85,8 @@ class CollectionsPage(Out):
 
 class CollectionCreate(CamelIn):
     collector_id: LooseUUIDStr = Field(description="Owner collector id")
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="Collection name")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 class CollectionRef(CamelIn):
@@ -94,8 +94,8 @@ class CollectionRef(CamelIn):
 
 
 class CollectionUpdate(CollectionRef):
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="New collection name")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 @tool("collections_list", method="GET", path="/v1/collection/")
@@ -180,24 +180,24 @@ class EntryRef(CollectionRef):
 
 
 class EntryUpdate(EntryRef):
-    parallel_id: LooseUUIDStr | None = None
-    grade_id: LooseUUIDStr | None = None
-    quantity: Quantity | None = None
-    buy_price: Money | None = None
-    buy_date: DateStr | None = None
-    sell_price: Money | None = None
-    sold_price: Money | None = None
-    sold_date: DateStr | None = None
+    parallel_id: LooseUUIDStr | None = Field(None, description="Parallel id (UUID)")
+    grade_id: LooseUUIDStr | None = Field(None, description="Grade id (UUID), from grades_grades")
+    quantity: Quantity | None = Field(None, description="Number of copies (1 or more)")
+    buy_price: Money | None = Field(None, description="Price paid per copy in USD, e.g. '12.50'")
+    buy_date: DateStr | None = Field(None, description="Purchase date, YYYY-MM-DD")
+    sell_price: Money | None = Field(None, description="Asking price in USD, e.g. '20.00'")
+    sold_price: Money | None = Field(None, description="Price it sold for in USD")
+    sold_date: DateStr | None = Field(None, description="Date sold, YYYY-MM-DD")
 
 
 class CardsQuery(CollectionRef):
     take: Take = 20
     skip: Skip = 0
     card_id: LooseUUIDStr | None = Field(None, description="Catalog card id")
-    parallel_id: LooseUUIDStr | None = None
-    grade_id: LooseUUIDStr | None = None
+    parallel_id: LooseUUIDStr | None = Field(None, description="Parallel id (UUID)")
+    grade_id: LooseUUIDStr | None = Field(None, description="Grade id (UUID), from grades_grades")
     has_sold: BoolStr | None = Field(None, description='"true": sold only; "false": not sold')
-    sort: Literal["buyDate", "soldDate", "buyPrice", "soldPrice"] | None = None
+    sort: Literal["buyDate", "soldDate", "buyPrice", "soldPrice"] | None = Field(None, description="Sort key (one of the listed values)")
     order: Order = "desc"
 
 

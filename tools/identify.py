@@ -622,7 +622,7 @@ async def identify_list_sets(ctx: ToolContext, inp: ListSetsIn) -> IdentifiableS
 
 
 class CheckSetIn(In):
-    set_id: UUIDStr
+    set_id: UUIDStr = Field(description="Set id (UUID)")
 
 
 class SetIdentifiable(Out):

@@ -56,8 +56,8 @@ class ListsPage(Out):
 
 class ListCreate(CamelIn):
     collector_id: LooseUUIDStr = Field(description="Owner collector id")
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="Want list name")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 class ListRef(CamelIn):
@@ -65,8 +65,8 @@ class ListRef(CamelIn):
 
 
 class ListUpdate(ListRef):
-    name: Name | None = None
-    description: Description | None = None
+    name: Name | None = Field(None, description="New want list name")
+    description: Description | None = Field(None, description="Free-text description")
 
 
 class ListCardsQuery(ListRef):

@@ -149,7 +149,7 @@ async def marketplace_card(ctx: ToolContext, query: MarketplaceQuery) -> Marketp
 
 class MarketSearchQuery(In):
     q: str = Field(min_length=2, max_length=300, description="Free text over active listing titles, 2-300 characters")
-    listing_type: ListingType = "both"
+    listing_type: ListingType = Field("both", description="auction, fixed (buy-it-now) or both")
     limit: int = Field(100, ge=1, le=500, description="1-500, default 100")
 
 

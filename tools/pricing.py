@@ -182,7 +182,7 @@ class BulkInput(In):
     parallel_id: UUIDOrNull | None = _PAR
     grade_id: UUIDOrNull | None = _GRADE
     period: Period = _PERIOD
-    listing_type: ListingType = "both"
+    listing_type: ListingType = Field("both", description="auction, fixed (buy-it-now) or both")
     limit: int = Field(25, ge=1, le=100, description="Rows per card, 1-100 (default 25)")
 
 
@@ -232,7 +232,7 @@ async def pricing_bulk(ctx: ToolContext, body: BulkInput) -> BulkResponse:
 class SearchQuery(In):
     q: str = Field(min_length=2, max_length=300, description="Free text over listing titles, 2-300 characters")
     period: Period = _PERIOD
-    listing_type: ListingType = "both"
+    listing_type: ListingType = Field("both", description="auction, fixed (buy-it-now) or both")
     limit: int = Field(100, ge=1, le=MAX_ROWS, description="1-500, default 100")
 
 

@@ -42,7 +42,7 @@ class TimeseriesQuery(In):
     periods: int | None = Field(None, ge=1, le=365, description="Number of buckets (default 90/52/24; weekly max 156, "
                                                               "monthly max 120, over 365 rejected)")
     as_of_date: DateStr | None = Field(None, description="YYYY-MM-DD (UTC); the newest bucket contains it")
-    listing_type: ListingType = "both"
+    listing_type: ListingType = Field("both", description="auction, fixed (buy-it-now) or both")
     parallel_id: UUIDOrNull | None = Field(None, description='Parallel UUID for that parallel; "null" or omitted for the '
                                                              "base card (parallels are never blended into it)")
     grade_id: UUIDOrNull | None = Field(None, description='Grade UUID, "null" for ungraded only; omit for all')

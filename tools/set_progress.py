@@ -51,7 +51,7 @@ class CollectionRef(CamelIn):
 class ProgressQuery(CollectionRef):
     take: Take = 20
     skip: Skip = 0
-    sort_by: Literal["completion", "missing", "cost", "difficulty"] = "completion"
+    sort_by: Literal["completion", "missing", "cost", "difficulty"] = Field("completion", description="Sort key: completion, missing, cost or difficulty")
     order: Order = "desc"
     min_completion: float | None = Field(None, ge=0, le=100, description="Only sets at least this % complete")
     near_complete: BoolStr | None = Field(None, description='"true": only sets over 80% complete')

@@ -52,4 +52,8 @@ class Settings:
     llm_max_retries: int = 4
     # the MCP endpoint (/mcp) offers the tools that change stored data too
     mcp_allow_writes: bool = False
+    # agent: sentence embeddings for question families and tool retrieval (false: word patterns only)
+    agent_embeddings: bool = True
+    # agent: a real model is offered only the tools relevant to the question (false: every permitted tool)
+    llm_tool_retrieval: bool = True
     extra: dict[str, str] = field(default_factory=dict)

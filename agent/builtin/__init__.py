@@ -5,9 +5,12 @@ answers with the next tool calls or a composed answer. Nothing is random and not
 between requests: every decision is recomputed from the messages, so it works the same in-process
 (``agent.llm.builtin_transport``) and over HTTP (``cardwise model serve``).
 
-- ``parse.py``: entities in a question (names, numbers, years, grades, release words...).
-- ``intents.py``: THE table from question family to tool calls and arguments (edit it there).
-- ``planner.py``: walks an intent's steps against the tools offered and the results so far.
-- ``compose.py``: answers written from tool results.
-- ``protocol.py``: the Chat Completions request/response wrapping.
+By role (imports only go down this list; nothing imports ``planner`` but ``protocol``):
+- ``conversation.py``: the request's messages read as question, history, tools offered, results.
+- ``linking.py``: question -> catalog entities (local reading + the ``catalog_link`` tool's result).
+- ``classifier.py`` / ``intents.py``: question -> family (embeddings over ``prompts/intents.yaml``)
+  and THE table from family to tool calls.
+- ``state.py``: what is known about one request.
+- ``answers/``: tool results -> text, one function per family.
+- ``planner.py``: walks a family's steps; ``protocol.py``: the Chat Completions wrapping.
 """

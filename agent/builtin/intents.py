@@ -1,19 +1,13 @@
-"""THE table: question family -> tool calls and their arguments.
+"""THE table: question family -> tool calls and their arguments (edit it here), and which family a
+question belongs to (``classify``: sentence embeddings over the labelled examples in
+``prompts/intents.yaml``, with word patterns as the fallback when torch is missing).
 
-Adjust the built-in model here. An ``Intent`` is tried in table order; the first whose pattern
-matches the question wins (a follow-up with no pattern of its own keeps the previous question's
-intent). Its ``steps`` are groups run one round each: the calls of one group are independent and
-are requested together (the loop runs them concurrently).
-
-A ``Step`` names a tool (or alternatives: the first one the server offers is used) and its
-arguments. ``"$var"`` is replaced by an entity or a resolved value; arguments that resolve to
-``None`` are left out. ``needs`` lists variables without which the step cannot run (the answer then
-explains what is missing); ``when`` names a predicate in ``planner.PREDICATES``; ``optional`` steps
-are skipped when their tool is missing (otherwise the answer says the capability isn't available).
-
-Variables: name, name_last, number, year, company, grade, period, group_by, text, query,
-release_name, collection_id (request context), and values resolved from earlier results:
-card_id, company_id, type_id, release_id.
+An ``Intent``'s ``steps`` are groups run one round each: the calls of one group are independent and
+are requested together. A ``Step`` names a tool (or alternatives: the first one offered is used)
+and its arguments; ``"$var"`` is replaced by a value of ``planner.variable`` (``None`` leaves the
+argument out). ``needs`` lists variables without which the step cannot run (the answer then says
+what is missing); ``when`` names a predicate in ``planner.PREDICATES``; ``optional`` steps are
+skipped when their tool is not offered; ``each`` runs the step once per value of a list variable.
 """
 
 from __future__ import annotations
@@ -21,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from agent.builtin import classifier
 
 
 @dataclass(frozen=True)
@@ -31,6 +27,7 @@ class Step:
     needs: tuple[str, ...] = ()
     when: str | None = None
     optional: bool = False
+    each: str | None = None          # run once per item of this list variable ("$item" in args)
 
     @property
     def tools(self) -> tuple[str, ...]:
@@ -44,7 +41,7 @@ class Step:
 @dataclass(frozen=True)
 class Intent:
     name: str
-    pattern: str
+    pattern: str = ""                # the word fallback (and a tie-breaker for the embeddings)
     steps: tuple[tuple[Step, ...], ...] = ()
     needs_card: bool = False
     collection: bool = False         # scoped to the caller's collection
@@ -53,30 +50,34 @@ class Intent:
         return bool(self.pattern) and re.search(self.pattern, text, re.I) is not None
 
 
-# the card-finding rounds every card question starts with
-CARD_SEARCH = Step("catalog_cards", {"name": "$name", "number": "$number", "year": "$year", "take": 25},
-                   key="cards", needs=("name",))
-CARD_RETRY = Step("catalog_cards", {"name": "$name_last", "take": 25}, key="cards_retry", when="no_cards")
+LINK = Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link")
 COMPANY_LOOKUP = Step("grades_companies", {}, when="has_company", optional=True)
 COLLECTIONS = Step("collections_list", {"take": 20}, when="no_collection")
+CARD_DETAIL = Step("catalog_card", {"id": "$card_id"}, needs=("card_id",))
 
 
 def _card(*then: tuple[Step, ...], extra: tuple[Step, ...] = ()) -> tuple[tuple[Step, ...], ...]:
-    return ((CARD_SEARCH, *extra), (CARD_RETRY,), *then)
+    return ((LINK, *extra), *then)
 
 
-def _collection(step: Step) -> tuple[tuple[Step, ...], ...]:
-    return ((COLLECTIONS,), (step,))
+def _collection(*steps: Step) -> tuple[tuple[Step, ...], ...]:
+    return ((COLLECTIONS,), steps)
+
+
+def _analytics() -> tuple[tuple[Step, ...], ...]:
+    return _collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)))
 
 
 INTENTS: tuple[Intent, ...] = (
     Intent("identify", r"\b(identify|photo|picture|image|scan)\b"),
+    Intent("help", r"\b(what can you do|help me|how do i use|what do you know)\b"),
+    Intent("glossary", r"\bwhat (does|do|is|are) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+",
+           steps=((Step("catalog_attributes", {"take": 100}),),)),
     Intent("feedback", r"\b(feedback|report (a|an|that|this|the)|is wrong|are wrong|incorrect|typo|mistake)\b",
-           steps=((Step("catalog_cards", {"name": "$name", "number": "$number", "year": "$year", "take": 25},
-                        key="cards", when="has_name"),),
+           steps=((Step("catalog_link", {"text": "$link_text", "take": 5}, key="link", when="has_card_words"),),
                   (Step("feedback_submit", {"entity_type": "card", "id": "$card_id", "message": "$text",
-                                            "feedback_type": "data_error"}, needs=("card_id",), when="has_name"),
-                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_name")))),
+                                            "feedback_type": "data_error"}, needs=("card_id",), when="has_card"),
+                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_card")))),
     Intent("grades", r"\bgrading (compan|types?|scale)|\bwhat grades\b|\bgrades (does|do|of|for)\b|\bgrade scale",
            steps=((Step("grades_companies"),),
                   (Step("grades_types", {"companyId": "$company_id"}, needs=("company_id",), when="has_company"),),
@@ -90,20 +91,41 @@ INTENTS: tuple[Intent, ...] = (
            steps=((Step("catalog_segments", {"take": 50}),),)),
     Intent("calendar", r"\b(upcoming|release calendar|coming out|new releases)\b",
            steps=((Step("release_calendar", {}),),)),
-    Intent("random", r"\brandom\b", steps=((Step("catalog_cards_random", {"count": 1}),),)),
+    Intent("random", r"\brandom\b|\bpull (me )?a\b|\bsurprise me\b",
+           steps=((Step("catalog_link", {"text": "$link_text", "take": 1}, key="link", when="has_card_words"),),
+                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release",
+                                                 "setId": "$random_scope_set", "name": "$linked_name"},
+                        when="random_in_catalog"),
+                   Step("catalog_releases_random", {"count": 1, "segment": "$segment"}, key="random_release",
+                        when="random_by_segment")),
+                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_release_id"}, key="random_in",
+                        needs=("random_release_id",), when="random_by_segment"),))),
     Intent("breakdown", r"\bbreak ?down\b|\bgroup(ed)? by\b|\bby (year|release|player|grade|manufacturer|brand)s?\b",
            collection=True,
            steps=_collection(Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "$group_by"},
                                   needs=("collection_id",)))),
+    Intent("set_missing", r"\bmissing\b|\bstill need\b|\bdon'?t (have|own)\b.*\bset\b",
+           collection=True,
+           steps=((COLLECTIONS, Step("catalog_link", {"text": "$link_text", "take": 1}, key="link",
+                                     when="has_card_words")),
+                  (Step("collection_set_progress", {"collectionId": "$collection_id", "take": 100},
+                        needs=("collection_id",)),),
+                  (Step("collection_set_progress_set", {"collectionId": "$collection_id", "setId": "$owned_set_id"},
+                        needs=("collection_id",), when="has_set"),),
+                  (Step("catalog_card", {"id": "$item"}, key="missing", each="missing_ids"),))),
     Intent("set_progress", r"\bset (completion|progress)|\bcomplet(e|ion)\b.*\bsets?\b|\bsets?\b.*\bcomplet|"
-           r"\bmissing\b|\bclosest to (complete|finish)", collection=True,
+           r"\bclosest to (complete|finish)|\bfinish(ing)?\b.*\bset\b",
+           collection=True,
            steps=_collection(Step("collection_set_progress", {"collectionId": "$collection_id"},
                                   needs=("collection_id",)))),
-    Intent("collection_value", r"\b(my|the) collection\b.*\b(worth|value|valuable|top|best|invest|roi|gain|profit)|"
-           r"\b(worth|value|valuable|invested|roi)\b.*\bmy (collection|cards)\b|\bmy (top|most valuable) card",
-           collection=True,
-           steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"},
-                                  needs=("collection_id",)))),
+    Intent("collection_value", r"\b(my|the) collection\b.*\b(worth|value)|\b(worth|value)\b.*\bmy (collection|cards)\b",
+           collection=True, steps=_analytics()),
+    Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
+           collection=True, steps=_analytics()),
+    Intent("collection_roi", r"\b(roi|profit|gain|up or down|made money|lost money|return on)\b",
+           collection=True, steps=_analytics()),
+    Intent("collection_count", r"\bhow many cards (do i|have i|are in my)\b|\bsize of my collection\b",
+           collection=True, steps=_analytics()),
     Intent("collection_cards", r"\b(what|which) cards do i (have|own)\b|\bmy cards\b|\bin my collection\b",
            collection=True,
            steps=((COLLECTIONS,),
@@ -111,51 +133,113 @@ INTENTS: tuple[Intent, ...] = (
                         needs=("collection_id",)),
                    Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player"},
                         needs=("collection_id",), optional=True)))),
+    Intent("owns", r"\bdo i (have|own)\b|\bis .* in my collection\b",
+           collection=True,
+           steps=((COLLECTIONS, LINK),
+                  (Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
+                                                  "take": 20}, needs=("collection_id", "card_id")),))),
     Intent("collections", r"\bmy collections\b|\bwhat collections\b|\bhow many collections\b",
            steps=((Step("collections_list", {"take": 20}),),)),
-    Intent("population", r"\b(population|pop report|pop count|graded copies)\b|\bhow many\b.*"
-           r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) \d+(\.5)?s\b",
+    Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b",
+           steps=((Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link"),
+                   Step("lists_list", {"take": 20})),
+                  (Step("list_cards_add", {"listId": "$list_id", "items": "$want_items"},
+                        needs=("card_id", "list_id")),))),
+    Intent("wantlist", r"\b(want ?list|wish ?list|wants list|my wants)\b",
+           steps=((Step("lists_list", {"take": 20}),),
+                  (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),),
+                  (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
+    Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
+           r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
            needs_card=True,
            steps=_card((Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id"},
                              needs=("card_id",)),), extra=(COMPANY_LOOKUP,))),
-    Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one))\b",
+    Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one)|"
+           r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
            steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
     Intent("trend", r"\b(trend|trending|over time|price history|historical|going (up|down)|timeseries|chart)\b",
            needs_card=True,
            steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 12},
                              needs=("card_id",)),))),
+    Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more)\b|"
+           r"\bwhich is worth more\b",
+           steps=((Step("catalog_link", {"text": "$compare_a", "take": 5}, key="link"),
+                   Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides")),
+                  (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
            steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
                         Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True)))),
-    Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?)\b", needs_card=True,
-           steps=_card((Step("catalog_card", {"id": "$card_id"}, needs=("card_id",)),))),
-    Intent("sets_of_release", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b",
-           steps=((Step("catalog_releases", {"name": "$release_name", "year": "$year", "take": 10},
-                        needs=("release_name",)),),
-                  (Step("catalog_release", {"id": "$release_id"}, needs=("release_id",)),))),
-    Intent("find", r"\b(find|search|look ?up|show me|do you have)\b",
-           steps=((Step("catalog_cards", {"name": "$name", "number": "$number", "year": "$year", "take": 25},
-                        key="cards", needs=("name",)), ), (CARD_RETRY,))),
+    Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?|numbered to)\b",
+           needs_card=True,
+           steps=((LINK,),
+                  (Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), when="card_or_no_release"),
+                   Step("catalog_release", {"id": "$release_id"}, when="release_not_card")),
+                  (Step("catalog_set", {"id": "$base_set_id"}, needs=("base_set_id",), when="release_not_card"),))),
+    Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
+           r"\bwhen (did|was)\b.*\b(come out|released?)\b|\brelease date\b|\bcard count\b",
+           steps=((LINK,),
+                  (Step("catalog_release", {"id": "$release_id"}, needs=("release_id",)),
+                   Step("release_calendar", {"year": "$release_year"}, key="calendar", when="asks_date",
+                        optional=True)))),
+    Intent("find", r"\b(find|search|look ?up|show me|do you have|list)\b",
+           steps=((LINK,),)),
+    Intent("details", "", needs_card=True, steps=_card((CARD_DETAIL,))),
+    Intent("unknown"),   # out of scope: the answer says what can be done instead
 )
-
-# a named card with no other family: show its details
-DETAILS = Intent("details", "", needs_card=True,
-                 steps=_card((Step("catalog_card", {"id": "$card_id"}, needs=("card_id",)),)))
-FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then)\b|\b(its|it|that one|that card|same card)\b",
-                       re.I)
+BY_NAME = {i.name: i for i in INTENTS}
+DETAILS = BY_NAME["details"]
 
 
-def match(text: str) -> Intent | None:
+def lexical(text: str) -> Intent | None:
     for intent in INTENTS:
         if intent.matches(text):
             return intent
     return None
 
 
+LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close to the best
+
+
+# words that settle the family whatever the rest says (an explicit request)
+HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+"),
+        ("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them) know)\b"),
+        ("random", r"\brandom\b|\bsurprise me\b"),
+        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
+
+
+def classify(text: str) -> tuple[Intent | None, float]:
+    """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
+    for family, pattern in HARD:
+        if re.search(pattern, text, re.I):
+            if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
+                continue   # a grade's meaning is the grading scale's
+            return BY_NAME[family], 1.0
+    name, confidence, scores = classifier.ranked(text)
+    words = lexical(text)
+    if name is None:
+        return words, 0.5 if words else 0.0
+    if words is not None and scores:
+        if scores.get(words.name, 0.0) >= max(scores.values()) - LEXICAL_MARGIN or name == "none":
+            return words, max(confidence, scores.get(words.name, 0.0))
+    if name == "none":
+        return None, confidence
+    intent = BY_NAME.get(name)
+    low = text.lower()
+    # a graded card without words of counting is a price question ("PSA 10 Charizard value",
+    # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
+    if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
+        intent = BY_NAME["price"]
+    return intent, confidence
+
+
+PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
+                         r"difference|\$|bucks|dollars)\b")
+POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|"
+                       r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
+
+
 def by_name(name: str) -> Intent | None:
-    if name == DETAILS.name:
-        return DETAILS
-    return next((i for i in INTENTS if i.name == name), None)
+    return BY_NAME.get(name)

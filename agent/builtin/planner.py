@@ -1,7 +1,7 @@
-"""Walk an intent's steps against the tools offered and the results already in the conversation.
+"""Walk a family's steps against the tools offered and the results already in the conversation.
 
-``plan(conversation)`` returns either the next tool calls (one group of independent calls) or an
-answer composed from the results. Everything is derived from the messages of the request.
+``decide(conversation)`` returns either the next tool calls (one group of independent calls) or
+an answer composed from the results. Everything is derived from the messages of the request.
 """
 
 from __future__ import annotations
@@ -11,38 +11,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.builtin import compose
-from agent.builtin.intents import DETAILS, FOLLOW_UP, Intent, Step, match
-from agent.builtin.parse import Entities, parse, singular
+from agent.builtin import answers
+from agent.builtin.conversation import Conversation
+from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
+from agent.builtin.linking import chosen_card, link_history, link_text, parse
+from agent.builtin.state import State
+from tools._linking import SEGMENT_WORDS, fold
 
-_CONTEXT_ID = re.compile(r"-\s*collectionId:\s*([0-9A-Fa-f-]{36})")
-
-
-@dataclass
-class Conversation:
-    question: str
-    history: list[str]                     # earlier user questions, oldest first
-    tools: set[str]                        # tool names offered in this request
-    done: list[tuple[str, dict[str, Any], Any]] = field(default_factory=list)  # this turn's calls
-    collection_id: str | None = None
-    final: bool = False                    # no tools offered: answer now
-
-
-@dataclass
-class State:
-    intent: Intent | None
-    ent: Entities
-    conv: Conversation
-    results: dict[str, Any] = field(default_factory=dict)
-    candidates: list[dict[str, Any]] = field(default_factory=list)
-    ambiguous: bool = False
-
-    def result(self, key: str) -> Any:
-        return self.results.get(key)
-
-    def ok(self, key: str) -> Any:
-        r = self.results.get(key)
-        return None if r is None or compose.is_error(r) else r
+INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
+ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
 
 
 @dataclass
@@ -51,109 +28,74 @@ class Decision:
     answer: str | None = None
 
 
-def from_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Conversation:
-    users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
-    last = users[-1] if users else len(messages)
-    question = _text(messages[last]) if users else ""
-    history = [_text(messages[i]) for i in users[:-1]]
-    coll = None
-    for m in messages:
-        if m.get("role") == "system":
-            found = _CONTEXT_ID.search(_text(m))
-            if found:
-                coll = found.group(1)
-    calls: dict[str, tuple[str, dict[str, Any]]] = {}
-    done: list[tuple[str, dict[str, Any], Any]] = []
-    for m in messages[last + 1:]:
-        if m.get("role") == "assistant":
-            for tc in m.get("tool_calls") or []:
-                fn = tc.get("function") or {}
-                try:
-                    args = json.loads(fn.get("arguments") or "{}")
-                except ValueError:
-                    args = {}
-                calls[tc.get("id", "")] = (fn.get("name", ""), args if isinstance(args, dict) else {})
-        elif m.get("role") == "tool" and m.get("tool_call_id") in calls:
-            name, args = calls[m["tool_call_id"]]
-            try:
-                result = json.loads(_text(m))
-            except ValueError:
-                result = {"error": _text(m), "code": "INVALID"}
-            done.append((name, args, result))
-    names = {((t.get("function") or {}).get("name")) for t in tools or []}
-    final = not tools or any(m.get("role") == "system" and "without tools" in _text(m) for m in messages[last + 1:])
-    return Conversation(question, history, {n for n in names if n}, done, coll, final)
-
-
-def _text(m: dict[str, Any]) -> str:
-    c = m.get("content")
-    if isinstance(c, list):
-        return " ".join(p.get("text", "") for p in c if isinstance(p, dict))
-    return c or ""
+def _previous_intent(history: list[str]) -> Intent | None:
+    for q in reversed(history):
+        intent, _ = classify(q)
+        if intent is not None and intent.name not in ("help", "identify"):
+            return intent
+    return None
 
 
 def understand(conv: Conversation) -> State:
-    ent = parse(conv.question)
-    intent = match(conv.question)
-    previous = [(parse(q), match(q)) for q in reversed(conv.history)]
-    follow_up = bool(FOLLOW_UP.search(conv.question)) or len(conv.question.split()) <= 5
-    if previous and follow_up:
-        if intent is None:
-            intent = next((i for _, i in previous if i is not None), None)
-            if intent is None and not ent.name:
-                intent = DETAILS
-        if intent is not None and intent.needs_card and not ent.name:
-            older = next((e for e, _ in previous if e.name), None)
-            if older is not None:
-                ent = ent.merged_with(older)
-    if intent is None and ent.name and (ent.proper or ent.number or ent.year or ent.release_words):
-        intent = DETAILS
-    return State(intent, ent, conv)
+    ent = parse(conv.question, conv.history, conv.last_answer)
+    intent, confidence = classify(conv.question)
+    elliptical = bool(ELLIPSIS.match(conv.question)) and ent.elliptical
+    if conv.history and (ent.reply or elliptical or (ent.follow_up and (intent is None or intent.name in INHERIT))):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown"):
+            intent = earlier
+    if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
+            re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
+        intent = BY_NAME["set_facts"]
+    if intent is not None and intent.name == "grades" and not ent.company:
+        for q in reversed(conv.history):
+            older = parse(q)
+            if older.company:
+                ent.reading.company = older.company
+                break
+        else:
+            if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
+                ent.reading.company = "PSA"   # a grade name alone: the most common scale
+    st = State(intent, ent, conv, confidence)
+    if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
+        st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
+    return st
 
 
 # --------------------------------------------------------------------------- variables
-def _card_score(card: dict[str, Any], ent: Entities) -> float:
-    score = 0.0
-    name = (card.get("name") or "").lower()
-    if ent.name and name == ent.name.lower():
-        score += 2
-    if ent.number and str(card.get("number", "")).lower() == ent.number.lower():
-        score += 3
-    if ent.year and str(card.get("releaseYear", "")) == ent.year:
-        score += 2
-    context = f"{card.get('releaseName', '')} {card.get('setName', '')}".lower()
-    score += sum(1 for w in ent.release_words if w in context)
-    if not card.get("variationOf"):
-        score += 0.5
-    return score
+def _link(st: State) -> dict[str, Any] | None:
+    return st.ok("link")
 
 
-def _is_demo(card: dict[str, Any]) -> bool:
-    """A demo catalog card (its description says so; the catalog API has no other field for it)."""
-    return "demo data" in str(card.get("description") or "").lower()
+def _entities(st: State, kind: str) -> list[dict[str, Any]]:
+    return [e for e in (_link(st) or {}).get("entities") or [] if e.get("kind") == kind]
 
 
-def _resolve_card(st: State) -> str | None:
-    found: list[dict[str, Any]] = []
-    for key in ("cards", "cards_retry"):
-        r = st.ok(key)
-        if r:
-            found += [c for c in r.get("cards", []) if isinstance(c, dict) and c.get("id")]
-    if not found:
-        return None
-    ranked = sorted(found, key=lambda c: -_card_score(c, st.ent))
-    st.candidates = ranked
-    best = _card_score(ranked[0], st.ent)
-    top = [c for c in ranked if _card_score(c, st.ent) == best and not c.get("variationOf")] or [ranked[0]]
-    top = [c for c in top if not _is_demo(c)] or top  # the demo never stands in for a real card of that name
-    distinct = {(c.get("name"), c.get("setName"), c.get("releaseName"), c.get("number")) for c in top}
-    if len(distinct) > 1:
-        st.ambiguous = True
-        return None
-    return str(top[0]["id"])
+def _card(st: State) -> dict[str, Any] | None:
+    return chosen_card(_link(st), st.ent)
 
 
-def _resolve_company(st: State) -> str | None:
+def _card_id(st: State) -> str | None:
+    c = _card(st)
+    return str(c["id"]) if c and c.get("id") else None
+
+
+def _release_id(st: State) -> str | None:
+    rels = _entities(st, "release")
+    year = st.ent.year
+    if rels:
+        rels.sort(key=lambda e: (not (year and str(e.get("year") or "").startswith(year)), -e.get("score", 0)))
+        return rels[0]["ids"][0] if rels[0].get("ids") else None
+    c = _card(st)
+    return c.get("releaseId") if c else None
+
+
+def _set_id(st: State) -> str | None:
+    sets = [e for e in _entities(st, "set") if len(e.get("ids") or []) == 1]
+    return sets[0]["ids"][0] if sets else None
+
+
+def _company_id(st: State) -> str | None:
     r = st.ok("grades_companies")
     if not r or not st.ent.company:
         return None
@@ -164,61 +106,187 @@ def _resolve_company(st: State) -> str | None:
     return None
 
 
-def _resolve_type(st: State) -> str | None:
-    r = st.ok("grades_types")
-    types = (r or {}).get("types", [])
+def _type_id(st: State) -> str | None:
+    types = (st.ok("grades_types") or {}).get("types", [])
     card = next((t for t in types if (t.get("name") or "").lower() == "card"), None)
     return (card or (types[0] if types else {})).get("id")
-
-
-def _resolve_release(st: State) -> str | None:
-    r = st.ok("catalog_releases")
-    rels = (r or {}).get("releases", [])
-    return rels[0].get("id") if rels else None
 
 
 def _collection(st: State) -> str | None:
     if st.conv.collection_id:
         return st.conv.collection_id
-    r = st.ok("collections_list")
-    cols = (r or {}).get("collections", [])
+    cols = (st.ok("collections_list") or {}).get("collections", [])
     return cols[0].get("id") if len(cols) == 1 else None
+
+
+def _list_id(st: State) -> str | None:
+    lists = (st.ok("lists_list") or {}).get("lists", [])
+    if not lists:
+        return None
+    wanted = [x for x in lists if "want" in (x.get("name") or "").lower() or "wish" in (x.get("name") or "").lower()]
+    return (wanted or lists)[0].get("id")
+
+
+def _progress_set_id(st: State) -> str | None:
+    sets = (st.ok("collection_set_progress") or {}).get("sets", [])
+    phrases = [fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []]
+    phrases += [fold(e.get("name") or "") for e in (_link(st) or {}).get("entities") or []]
+    for s in sets:
+        names = {fold(s.get("setName") or ""), fold(s.get("releaseName") or "")}
+        if any(p and (p in names or any(p in n for n in names if n)) for p in phrases):
+            return s.get("setId")
+    return None
+
+
+SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I)
+
+
+def _sides(st: State) -> list[str]:
+    text = re.sub(r"^.*?\b(worth more|more valuable|pricier|costs? more)\b[,:]?", "", st.ent.text, flags=re.I) \
+        if re.match(r"^\s*(which|what)\b.*\b(worth more|more valuable|pricier|costs? more)\b[,:]?\s*\S", st.ent.text,
+                    re.I) else st.ent.text
+    parts = [p.strip(" ?,.") for p in SIDES.split(text) if p.strip(" ?,.")]
+    return parts if len(parts) == 2 else []
+
+
+def _compare_ids(st: State) -> list[str] | None:
+    a, b = st.ok("link"), st.ok("link_b")
+    if a and b:
+        picks = [chosen_card(x, st.ent) or ((x.get("cards") or [None])[0]) for x in (a, b)]
+        ids = [p["id"] for p in picks if p and p.get("id")]
+        return ids if len(ids) == 2 else None
+    cards = (_link(st) or {}).get("cards") or []
+    best: dict[str, str] = {}
+    for c in cards:
+        best.setdefault(c.get("name"), c.get("id"))
+    ids = [i for i in best.values() if i][:3]
+    return ids if len(ids) >= 2 else None
+
+
+def _missing_ids(st: State) -> list[str] | None:
+    ids = (st.ok("collection_set_progress_set") or {}).get("missingCards") or []
+    return [str(i) for i in ids[:10]] or None
+
+
+def _want_card_ids(st: State) -> list[str] | None:
+    cards = (st.ok("list_cards_list") or {}).get("cards", [])
+    ids = [c.get("cardId") for c in cards if c.get("cardId")][:10]
+    return ids or None
+
+
+def _linked_name(st: State) -> str | None:
+    names = _entities(st, "name")
+    return names[0]["name"] if names else None
+
+
+def _random_scope(st: State) -> tuple[str | None, str | None]:
+    """(release id, set id) a random pull is limited to: one of them, never both."""
+    if not _scoped(st):
+        return None, None
+    sets = [e for e in _entities(st, "set") if len(e.get("ids") or []) == 1 and not _segment_word(e)]
+    rels = [e for e in _entities(st, "release") if not _segment_word(e)]
+    if rels:
+        return _release_id(st), None
+    if sets:
+        return None, sets[0]["ids"][0]
+    return None, None
+
+
+def _release_year(st: State) -> str | None:
+    r = st.ok("catalog_release")
+    y = str((r or {}).get("year") or "")[:4]
+    return y if y.isdigit() else None
+
+
+def _base_set_id(st: State) -> str | None:
+    sets = (st.ok("catalog_release") or {}).get("sets") or []
+    if not sets:
+        return None
+    phrases = {fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []}
+    named = [x for x in sets if fold(x.get("name") or "") in phrases]
+    base = [x for x in sets if fold(x.get("name") or "") in ("base", "base set")]
+    pick = (named or base or sorted(sets, key=lambda x: -int(x.get("cardCount") or 0)))[0]
+    return pick.get("id")
+
+
+def _random_release_id(st: State) -> str | None:
+    rels = (st.ok("random_release") or {}).get("releases", [])
+    return rels[0].get("id") if rels else None
 
 
 def variable(st: State, name: str) -> Any:
     e = st.ent
-    simple = {"name": e.name, "number": e.number, "year": e.year, "company": e.company, "grade": e.grade,
-              "period": e.period, "group_by": e.group_by or "release", "text": e.text[:1000],
-              "query": e.card_query or e.text[:200],
-              "release_name": " ".join(e.release_words) or e.name}
+    h = st.conv.history
+    simple = {"group_by": e.group_by or "release", "text": e.text[:1000], "segment": e.segment,
+              "period": f"{e.period_days}d" if e.period_days else None}
     if name in simple:
         return simple[name]
-    if name == "name_last":  # a looser second try: the last word, singular, or a typo-tolerant prefix
-        if not e.name:
-            return None
-        last = singular(e.name.split()[-1])
-        if last.lower() == e.name.lower():
-            last = last[:max(4, len(last) - 2)]
-        return last if last.lower() != e.name.lower() else None
-    resolvers = {"card_id": _resolve_card, "company_id": _resolve_company, "type_id": _resolve_type,
-                 "release_id": _resolve_release, "collection_id": _collection}
+    if name == "link_text":
+        return link_text(e, h, st.conv.last_answer)
+    if name == "link_history":
+        return link_history(e, h)
+    if name in ("compare_a", "compare_b"):
+        sides = _sides(st)
+        if not sides:
+            return link_text(e, h, st.conv.last_answer) if name == "compare_a" else None
+        return sides[0] if name == "compare_a" else sides[1]
+    if name == "random_scope_release":
+        return _random_scope(st)[0]
+    if name == "random_scope_set":
+        return _random_scope(st)[1]
+    if name == "want_items":
+        cid = _card_id(st)
+        return {"cardId": cid} if cid else None
+    resolvers = {"card_id": _card_id, "company_id": _company_id, "type_id": _type_id, "release_id": _release_id,
+                 "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
+                 "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
+                 "linked_name": _linked_name, "random_release_id": _random_release_id,
+                 "release_year": _release_year, "base_set_id": _base_set_id}
     return resolvers[name](st) if name in resolvers else None
 
 
+def _segment_word(e: dict[str, Any]) -> bool:
+    return fold(e.get("phrase") or "") in SEGMENT_WORDS
+
+
+def _scoped(st: State) -> bool:
+    ents = [e for e in (_link(st) or {}).get("entities") or [] if not _segment_word(e)]
+    return any(e.get("kind") in ("release", "set", "name") for e in ents)
+
+
+def _has_scope(st: State) -> bool:
+    return _scoped(st)
+
+
+def _names_a_card(st: State) -> bool:
+    link = _link(st) or {}
+    return bool(_entities(st, "name")) or bool((link.get("constraints") or {}).get("number"))
+
+
 PREDICATES = {
-    "has_name": lambda st: bool(st.ent.name and (st.ent.proper or st.ent.number)),
-    "no_name": lambda st: not (st.ent.name and (st.ent.proper or st.ent.number)),
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
-    "no_cards": lambda st: (st.ok("cards") is not None and not st.ok("cards").get("cards")
-                            and variable(st, "name_last") is not None),
+    "has_card_words": lambda st: bool(st.ent.has_card_words),
+    "has_card": lambda st: _card_id(st) is not None,
+    "no_card": lambda st: _card_id(st) is None,
+    "has_set": lambda st: _progress_set_id(st) is not None,
+    "no_set": lambda st: _progress_set_id(st) is None,
+    "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
+    "two_sides": lambda st: bool(_sides(st)),
+    "asks_date": lambda st: bool(re.search(r"\bwhen\b|\bdate\b|come out|released|what year", st.ent.text, re.I)),
+    "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
+    "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
+    "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
 }
 
 
-def _args(st: State, template: dict[str, Any]) -> dict[str, Any]:
+def _args(st: State, template: dict[str, Any], item: Any = None) -> dict[str, Any]:
     out = {}
     for k, v in template.items():
-        value = variable(st, v[1:]) if isinstance(v, str) and v.startswith("$") else v
+        if v == "$item":
+            value = item
+        else:
+            value = variable(st, v[1:]) if isinstance(v, str) and v.startswith("$") else v
         if value is not None:
             out[k] = value
     return out
@@ -230,8 +298,10 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def decide(conv: Conversation) -> Decision:
     st = understand(conv)
-    if st.intent is None:
-        return Decision(answer=compose.unanswerable(st))
+    if st.intent is None or st.intent.name == "unknown":
+        return Decision(answer=answers.unanswerable(st))
+    if st.intent.needs_card and not st.ent.has_card_words and not (conv.history and st.ent.follow_up):
+        return Decision(answer=answers.which_card(st))
     for group in st.intent.steps:
         pending: list[tuple[str, dict[str, Any]]] = []
         for step in group:
@@ -240,9 +310,16 @@ def decide(conv: Conversation) -> Decision:
                 return Decision(answer=outcome)
         if pending:
             if conv.final:
-                return Decision(answer=compose.compose(st, unfinished=True))
+                return Decision(answer=answers.compose(st, unfinished=True))
             return Decision(calls=pending)
-    return Decision(answer=compose.compose(st))
+    return Decision(answer=answers.compose(st))
+
+
+def _done(st: State, tool: str, args: dict[str, Any]) -> tuple[bool, Any]:
+    for name, done_args, result in st.conv.done:
+        if name == tool and _same(done_args, args):
+            return True, result
+    return False, None
 
 
 def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> str | None:
@@ -251,14 +328,37 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
         return None
     tool = next((t for t in step.tools if t in st.conv.tools or st.conv.final), None)
     if tool is None:
-        return None if step.optional else compose.unavailable(st, step.tools[0])
+        return None if step.optional else answers.unavailable(st, step.tools[0])
     for need in step.needs:
         if variable(st, need) is None:
-            return compose.missing(st, need)
+            return answers.missing(st, need)
+    if step.each:
+        items = variable(st, step.each) or []
+        results = []
+        for item in items:
+            args = _args(st, step.args, item)
+            done, result = _done(st, tool, args)
+            if done:
+                results.append(result)
+            else:
+                pending.append((tool, args))
+        st.many[step.result_key] = results
+        return None
     args = _args(st, step.args)
-    for name, done_args, result in st.conv.done:
-        if name == tool and _same(done_args, args):
-            st.results[step.result_key] = result
-            return None
+    done, result = _done(st, tool, args)
+    if done:
+        st.results[step.result_key] = result
+        if step.result_key == "link" and st.tentative and not _confident_link(result):
+            return answers.unanswerable(st)
+        return None
     pending.append((tool, args))
     return None
+
+
+def _confident_link(link: Any) -> bool:
+    if not isinstance(link, dict):
+        return False
+    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") for e in link.get("entities") or [])
+
+
+__all__ = ["BY_NAME", "Decision", "PREDICATES", "decide", "understand", "variable"]

@@ -7,7 +7,8 @@ import json
 import time
 from typing import Any
 
-from agent.builtin.planner import decide, from_messages
+from agent.builtin.conversation import from_messages
+from agent.builtin.planner import decide
 
 MODEL = "cardwise-builtin"
 

@@ -155,7 +155,8 @@ async def population_card(ctx, q: CardIdQ) -> dict[str, Any]:
         raise not_found("Card", q.card_id)
     psa = _company("Professional Sports Authenticator", str(psa_id), {"10": 121, "9": 1403, "8": 2210})
     bgs = _company("Beckett Grading Services", str(uuid.uuid5(uuid.NAMESPACE_URL, "bgs")), {"10": 4, "9.5": 57})
-    companies = [psa] if q.grading_company_id else [psa, bgs]
+    # a company filter keeps that company (the BGS stand-in is kept when the id is not the seeded PSA's)
+    companies = ([psa] if q.grading_company_id == str(psa_id) else [bgs]) if q.grading_company_id else [psa, bgs]
     base_total = sum(c["total_population"] for c in companies)
     return {"card_id": q.card_id, "card_name": card.name, "total_population": base_total + 7,
             "base": {"total_population": base_total, "grading_companies": companies},

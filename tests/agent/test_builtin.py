@@ -1,19 +1,23 @@
-"""The built-in model on its own: entity parsing, intent table, tool availability, follow-ups."""
+"""The built-in model on its own: reading questions, the family table against the registry, tool
+availability, follow-ups, the protocol."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from pydantic import TypeAdapter
 
-from agent.builtin import intents
-from agent.builtin.parse import parse
-from agent.builtin.planner import decide, from_messages
+from agent.builtin import intents, planner
+from agent.builtin.conversation import from_messages
+from agent.builtin.planner import decide
 from agent.builtin.protocol import handle_chat, handle_chat_json
+from tools._linking import read, runs
+from tools._registry import get_tool
 
-ALL = ["catalog_cards", "catalog_card", "population_card", "grades_companies", "pricing_card", "marketplace_card",
+ALL = ["catalog_link", "catalog_card", "population_card", "grades_companies", "pricing_card", "marketplace_card",
        "collection_analytics", "collections_list", "feedback_general", "feedback_submit", "grades_types",
-       "grades_grades", "catalog_statistics", "catalog_segments"]
+       "grades_grades", "catalog_statistics", "catalog_segments", "lists_list", "list_cards_list"]
 
 
 def specs(*names):
@@ -29,36 +33,81 @@ def first_calls(question, offered=ALL, history=(), system="sys"):
 
 
 @pytest.mark.parametrize("text,expect", [
-    ("What parallels does 2024 Topps Chrome Shohei Ohtani #1 have?",
-     dict(name="Shohei Ohtani", number="1", year="2024", release_words=["topps", "chrome"])),
-    ("How many PSA 10 Base Set Charizards are there?", dict(name="Charizards", company="PSA", grade="10")),
-    ("BGS 9.5 population of Paul Skenes #RA-PS", dict(name="Paul Skenes", company="BGS", grade="9.5", number="RA-PS")),
-    ("Break down my collection by player", dict(name=None, group_by="player")),
-    ("What did Aaron Judge sell for in the last 3 months?", dict(name="Aaron Judge", period="90d")),
-    ("Beckett 10 Griffey", dict(company="BGS", grade="10", name="Griffey")),
+    ("1986 fleer jordan rookie", dict(year="1986", attributes=["RC"])),
+    ("1986-87 Fleer Jordan", dict(year="1986", season="1986-87")),
+    ("griffey jr 89 upper deck psa10", dict(year="1989", company="PSA", grade="10")),
+    ("how many psa 10s of pikachu 58/102", dict(number="58", set_total=102, company="PSA", grade="10")),
+    ("Paul Skenes #RA-PS BGS 9.5", dict(number="RA-PS", company="BGS", grade="9.5")),
+    ("any gem mint griffey autos under 50 bucks", dict(grade="10", attributes=["AU"], max_price=50.0)),
+    ("cheapest ozzie smith", dict(order="cheapest")),
+    ("rarest parallel of the ohtani", dict(order="rarest")),
+    ("trend over the last year", dict(period_days=365)),
+    ("the 1999 one, #4", dict(year="1999", number="4")),
+    ("the second one", dict(ordinal=2)),
+    ("random pokemon card", dict(segment="Pokemon")),
 ])
-def test_parse(text, expect):
-    e = parse(text)
+def test_reading_constraints(text, expect):
+    r = read(text)
     for k, v in expect.items():
-        assert getattr(e, k) == v, (k, getattr(e, k))
+        assert getattr(r, k) == v, (k, getattr(r, k))
 
 
-def test_card_question_starts_with_a_catalog_search_and_company_lookup_in_parallel():
+@pytest.mark.parametrize("text,expect", [
+    ("cheapest ozzie smith", [["ozzie", "smith"]]),
+    ("nolan ryan under bucks", [["nolan", "ryan"]]),
+    ("is the charzard going up", [["charzard"]]),
+    ("what about his 1990 card", []),
+    ("how close am I to finishing base set", [["base", "set"]]),
+    ("Is the Griffey or the Bonds rookie worth more?", [["Griffey"], ["Bonds"]]),
+])
+def test_question_and_intent_words_are_never_names(text, expect):
+    assert runs(read(text)) == expect
+
+
+def test_card_question_starts_with_linking_and_company_lookup_in_parallel():
     d = first_calls("How many PSA 10 Base Set Charizards are there?")
-    assert [c[0] for c in d.calls] == ["catalog_cards", "grades_companies"]
-    assert d.calls[0][1] == {"name": "Charizards", "take": 25}
+    assert [c[0] for c in d.calls] == ["catalog_link", "grades_companies"]
+    assert d.calls[0][1]["text"] == "How many PSA 10 Base Set Charizards are there?"
 
 
 def test_missing_capability_is_said_plainly():
     d = first_calls("How many PSA 10 Base Set Charizards are there?", offered=["grades_companies"])
-    assert d.calls == [] and "isn't available" in d.answer and "catalog_cards" in d.answer
-    d = first_calls("What is my collection worth?", offered=["catalog_cards"])
+    assert d.calls == [] and "isn't available" in d.answer and "catalog_link" in d.answer
+    d = first_calls("What is my collection worth?", offered=["catalog_link"])
     assert "isn't available" in d.answer
 
 
-def test_follow_up_inherits_the_card_and_the_intent():
-    d = first_calls("and its PSA 9?", history=["How many PSA 10 Base Set Charizards are there?"])
-    assert d.calls[0] == ("catalog_cards", {"name": "Charizards", "take": 25})
+def test_a_write_that_is_not_offered_says_writes_are_off():
+    d = first_calls("add the base set venusaur to my want list", offered=ALL)
+    assert [c[0] for c in d.calls] == ["catalog_link", "lists_list"]
+    link = {"cards": [{"id": "c1", "name": "Venusaur", "score": 9}], "best": "c1", "entities": []}
+    msgs = [{"role": "user", "content": "add the base set venusaur to my want list"},
+            {"role": "assistant", "content": "", "tool_calls": [
+                {"id": "a", "function": {"name": "catalog_link", "arguments": json.dumps(d.calls[0][1])}},
+                {"id": "b", "function": {"name": "lists_list", "arguments": json.dumps(d.calls[1][1])}}]},
+            {"role": "tool", "tool_call_id": "a", "content": json.dumps(link)},
+            {"role": "tool", "tool_call_id": "b", "content": json.dumps({"lists": [{"id": "l1", "name": "Want list"}]})}]
+    out = decide(from_messages(msgs, specs(*ALL)))
+    assert out.calls == [] and "allowWrites" in out.answer
+
+
+def test_follow_up_links_with_the_earlier_questions():
+    d = first_calls("and the PSA 9?", history=["How many PSA 10 Base Set Charizards are there?"])
+    assert d.calls[0][0] == "catalog_link"
+    assert d.calls[0][1]["history"] == ["How many PSA 10 Base Set Charizards are there?"]
+    st = planner.understand(from_messages([{"role": "user", "content": "How many PSA 10 Base Set Charizards?"},
+                                           {"role": "assistant", "content": "..."},
+                                           {"role": "user", "content": "and the PSA 9?"}], specs(*ALL)))
+    assert st.intent.name == "population" and st.ent.grade == "9"
+
+
+def test_reply_to_which_one_is_linked_with_the_question_it_answers():
+    msgs = [{"role": "user", "content": "griffey rookie price"},
+            {"role": "assistant", "content": "I found 3 cards that fit equally well: ... Which one do you mean?"},
+            {"role": "user", "content": "the 1989 one"}]
+    d = decide(from_messages(msgs, specs(*ALL)))
+    assert d.calls[0] == ("catalog_link", {"text": "griffey rookie price the 1989 one",
+                                           "history": ["griffey rookie price"], "take": 10})
 
 
 def test_collection_id_from_the_system_context_is_used():
@@ -67,13 +116,35 @@ def test_collection_id_from_the_system_context_is_used():
     assert d.calls == [("collection_analytics", {"collectionId": cid})]
 
 
-def test_intent_table_names_only_known_shapes():
-    for intent in intents.INTENTS + (intents.DETAILS,):
+def test_out_of_scope_says_what_it_can_do():
+    d = first_calls("what's the weather tomorrow")
+    assert d.calls == [] and "I can " in d.answer
+
+
+def _field(model, key):
+    fields = model.model_fields
+    return fields.get(key) or next((f for f in fields.values() if f.alias == key), None)
+
+
+def test_every_tool_an_intent_calls_exists_and_its_literal_arguments_validate():
+    for intent in intents.INTENTS:
         for group in intent.steps:
             for step in group:
-                assert step.tools and all("_" in t for t in step.tools)
-                assert step.when is None or step.when in __import__("agent.builtin.planner",
-                                                                    fromlist=["PREDICATES"]).PREDICATES
+                assert step.when is None or step.when in planner.PREDICATES, (intent.name, step.when)
+                for name in step.tools:
+                    tool = get_tool(name)
+                    assert tool is not None, f"{intent.name}: no tool {name}"
+                    for key, value in step.args.items():
+                        f = _field(tool.input_model, key)
+                        assert f is not None, f"{intent.name}: {name} has no argument {key}"
+                        if isinstance(value, str) and value.startswith("$"):
+                            continue
+                        TypeAdapter(f.annotation).validate_python(value)
+                    required = [k for k, f in tool.input_model.model_fields.items() if f.is_required()]
+                    given = {(_field(tool.input_model, k).alias or k) for k in step.args} | set(step.args)
+                    for k in required:
+                        alias = tool.input_model.model_fields[k].alias or k
+                        assert k in given or alias in given or k in ("collection_id",), (intent.name, name, k)
 
 
 def test_protocol_wraps_calls_deterministically():

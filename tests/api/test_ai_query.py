@@ -83,7 +83,7 @@ async def test_the_issue_questions_on_a_catalog(client, auth, sessions, monkeypa
     fakes.install(monkeypatch)
     await seed_catalog(sessions)
     data, _ = await ask(client, auth, query="What parallels does 2024 Topps Chrome Shohei Ohtani #1 have?")
-    assert "Gold Refractor /50" in data["answer"] and data["toolsUsed"] == ["catalog_cards", "catalog_card"]
+    assert "Gold Refractor /50" in data["answer"] and data["toolsUsed"] == ["catalog_link", "catalog_card"]
     data, _ = await ask(client, auth, query="How many PSA 10 Base Set Charizards are there?")
     assert "121" in data["answer"] and data["toolsUsed"][-1] == "population_card"
     data, _ = await ask(client, auth, query="and its PSA 9 population?", conversationHistory=[

@@ -1,0 +1,239 @@
+"""Answers about the catalog: card details, parallels, search results, releases and sets, random
+pulls, grading scales, catalog facts, feedback."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.builtin.answers.common import CAPABILITIES, card_label, g, is_error, plural, the_card, usd
+from agent.builtin.linking import chosen_card
+from agent.builtin.state import State
+
+
+def _parallel_item(p: dict[str, Any]) -> str:
+    n = p.get("name", "?")
+    if p.get("numberedTo"):
+        n += f" /{p['numberedTo']}"
+    if p.get("isPartial"):
+        n += " (partial)"
+    return n
+
+
+def set_parallels(st: State) -> str | None:
+    """Parallels of a set (no card named): print runs, the one asked about, the rarest."""
+    sset = st.ok("catalog_set")
+    if not sset:
+        return None
+    pars = g(sset, "parallels", default=[])
+    name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
+    if not pars:
+        return f"{name} has no parallels in the catalog."
+    text = st.ent.text.lower()
+    asked = [p for p in pars if (p.get("name") or "").lower() in text] or \
+        [p for p in pars if all(w in text for w in (p.get("name") or "").lower().split())]
+    if asked:
+        p = max(asked, key=lambda x: len(x.get("name") or ""))
+        run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
+        return f"The {p.get('name')} parallel of {name} is {run}."
+    out = f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+    if st.ent.order == "rarest" or "rare" in text:
+        numbered = [p for p in pars if p.get("numberedTo")]
+        if numbered:
+            rarest = min(numbered, key=lambda p: p["numberedTo"])
+            out = f"The rarest parallel of {name} is {_parallel_item(rarest)}. " + out
+    return out
+
+
+def parallels(st: State) -> str | None:
+    if st.ok("catalog_set") and not st.ok("catalog_card"):
+        return set_parallels(st)
+    c = st.ok("catalog_card")
+    if not c:
+        return None
+    pars = g(c, "parallels", default=[])
+    if not pars:
+        return f"{card_label(c)} has no parallels in the catalog."
+    text = f"{card_label(c)} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+    if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
+        numbered = [p for p in pars if p.get("numberedTo")]
+        if numbered:
+            rarest = min(numbered, key=lambda p: p["numberedTo"])
+            text = f"The rarest parallel of {card_label(c)} is {_parallel_item(rarest)}. " + text
+        else:
+            text = f"None of the parallels of {card_label(c)} is serial-numbered, so no print run tells which is rarest. " + text
+    return text
+
+
+def details(st: State) -> str | None:
+    c = st.ok("catalog_card")
+    if not c:
+        return None
+    bits = [f"{card_label(c)}"]
+    if g(c, "description"):
+        bits.append(f"{c['description']}")
+    if g(c, "attributes"):
+        bits.append("attributes: " + ", ".join(map(str, c["attributes"])))
+    if g(c, "numberedTo"):
+        bits.append(f"numbered to {c['numberedTo']}")
+    n = g(c, "parallelCount", default=len(g(c, "parallels", default=[])))
+    bits.append(f"{plural(n, 'parallel')}")
+    prices = g(c, "prices", default={})
+    if prices:
+        bits.append("prices: " + ", ".join(f"{k} {usd(v)}" for k, v in prices.items()))
+    return "; ".join(bits) + "."
+
+
+def find(st: State) -> str | None:
+    link = st.ok("link")
+    if link is None:
+        return None
+    cards = [c for c in link.get("cards") or []]
+    if not cards:
+        from agent.builtin.answers.common import not_found
+        return not_found(st)
+    total = link.get("totalCandidates", len(cards))
+    full = [c for c in cards if not c.get("missed")]
+    if full and len(full) < len(cards) and any(c.get("missed") for c in cards):
+        cards, total = full, len(full)
+    shown = "; ".join(card_label(c) for c in cards[:8])
+    more = "; ..." if total > 8 else ""
+    return f"I found {plural(total, 'card')}: {shown}{more}."
+
+
+def set_facts(st: State) -> str | None:
+    r = st.ok("catalog_release")
+    if not r:
+        return None
+    sets = g(r, "sets", default=[])
+    name = g(r, "name", default="The release")
+    total = sum(int(s.get("cardCount") or 0) for s in sets)
+    text = st.ent.text.lower()
+    year = g(r, "year")
+    when = f" ({year})" if year and str(year) not in name else ""
+    if "when" in text or "come out" in text or "released" in text or "release date" in text or "date" in text:
+        date = g(r, "releaseDate", "release_date")
+        cal = st.ok("calendar") or {}
+        for x in g(cal, "release_calendar", "releases", default=[]):
+            if x.get("id") == r.get("id") or x.get("name") == name:
+                date = g(x, "releaseDate", "release_date", "date", default=date)
+        return f"{name}{when} came out {'on ' + str(date) if date else 'in ' + str(year) if year else '(no date in the catalog)'}" + \
+            f"; it has {plural(len(sets), 'set')} and {total:,} cards."
+    if "how many" in text or "how big" in text or "size" in text:
+        main = max(sets, key=lambda s: int(s.get("cardCount") or 0), default=None)
+        if len(sets) == 1 and main:
+            return f"{name}{when} has {int(main.get('cardCount') or 0):,} cards."
+        return (f"{name}{when} has {total:,} cards in total, in {plural(len(sets), 'set')}: " +
+                ", ".join(f"{s.get('name')} ({s.get('cardCount', '?')})" for s in sets[:12]) + ".")
+    return f"{name}{when} has {total:,} cards in {plural(len(sets), 'set')}: " + ", ".join(
+        f"{s.get('name')} ({s.get('cardCount', '?')} cards)" for s in sets[:20]) + ("; ..." if len(sets) > 20 else "") + "."
+
+
+def random_card(st: State) -> str | None:
+    r = st.ok("random_in") or st.ok("catalog_cards_random")
+    cards = g(r, "cards", default=[]) if r else []
+    if not cards:
+        return "I found no card to pull with those filters." if r is not None else None
+    return f"Here is a random card: {card_label(cards[0])}."
+
+
+def grades(st: State) -> str | None:
+    gg = st.ok("grades_grades")
+    if gg:
+        entries = g(gg, "grades", default=[])
+        items = [f"{x.get('grade')}" + (f" {x['condition']}" if x.get("condition") and x["condition"] != x.get("grade")
+                                         else "") for x in entries]
+        comp = g(g(gg, "gradingCompany", default={}), "name", default=st.ent.company)
+        text = st.ent.text.lower()
+        if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum")):
+            def val(x: dict[str, Any]) -> float:
+                try:
+                    return float(str(x.get("grade")).split()[0])
+                except ValueError:
+                    return -1.0
+            ranked = sorted((x for x in entries if val(x) >= 0), key=val)
+            pick = ranked[0] if any(w in text for w in ("lowest", "worst", "minimum")) else ranked[-1]
+            word = "lowest" if pick is ranked[0] else "highest"
+            return (f"The {word} {st.ent.company or comp} grade is {pick.get('grade')}"
+                    f"{' (' + pick['condition'] + ')' if pick.get('condition') else ''}. "
+                    f"Its scale: " + ", ".join(items) + ".")
+        return f"{comp} grades ({g(g(gg, 'gradingType', default={}), 'name', default='Card')}): " + ", ".join(items) + "."
+    r = st.ok("grades_companies")
+    if not r:
+        return None
+    comps = g(r, "companies", default=[])
+    return f"Cards are graded by {len(comps)} companies: " + ", ".join(
+        f"{c.get('abbreviation') or c.get('name')}" for c in comps) + "."
+
+
+def catalog_stats(st: State) -> str | None:
+    r = st.ok("catalog_statistics")
+    if not r:
+        return None
+    t = lambda k: g(g(r, k, default={}), "total", default=0)  # noqa: E731
+    return (f"The catalog has {t('cards'):,} cards in {t('sets'):,} sets and {t('releases'):,} releases, from "
+            f"{t('manufacturers'):,} manufacturers across {t('segments'):,} segments, with {t('parallels'):,} parallels.")
+
+
+def segments(st: State) -> str | None:
+    r = st.ok("catalog_segments")
+    if not r:
+        return None
+    segs = g(r, "segments", default=[])
+    if not segs:
+        return "The catalog has no segments yet."
+    return f"The catalog covers {len(segs)} segments: " + ", ".join(s.get("name", "?") for s in segs) + "."
+
+
+def calendar(st: State) -> str | None:
+    r = st.ok("release_calendar")
+    if not r:
+        return None
+    items = g(r, "release_calendar", "releases", default=[])
+    if not items:
+        return "There are no upcoming releases in the calendar."
+    return "Upcoming and recent releases: " + "; ".join(
+        f"{g(x, 'name', default='?')} ({g(x, 'releaseDate', 'release_date', 'date', 'year', default='date n/a')})"
+        for x in items[:8]) + "."
+
+
+def feedback(st: State) -> str | None:
+    r = st.ok("feedback_submit") or st.ok("feedback_general")
+    err = st.result("feedback_submit") or st.result("feedback_general")
+    if not r:
+        return f"Your feedback was not recorded: {err['error']}" if is_error(err) else None
+    rec = g(r, "data", default={})
+    about = ""
+    card = chosen_card(st.ok("link"), st.ent) if st.ok("feedback_submit") else None
+    if card:
+        about = f" about {card_label(card)}"
+    return (f"Thanks, your feedback{about} was recorded (id {g(rec, 'unique_id', 'id', default='n/a')}, status "
+            f"{g(rec, 'status', default='not_reviewed')}).")
+
+
+def identify(st: State) -> str | None:
+    return ("I can't see images in a text question. To identify a card from a photo, upload it to "
+            "POST /v1/identify/card (or /v1/identify/card/{segment}).")
+
+
+def glossary(st: State) -> str | None:
+    r = st.ok("catalog_attributes")
+    text = st.ent.text.lower()
+    words = set(re.findall(r"[a-z0-9]+", text))
+    for a in g(r, "attributes", default=[]) if r else []:
+        short, name = (a.get("shortName") or "").lower(), (a.get("name") or "").lower()
+        if short in words or (name and (name in text or any(w in words for w in name.split() if len(w) > 3))) or \
+                (short == "au" and "auto" in words) or (short == "rc" and "rookie" in words):
+            desc = f": {a['description']}" if a.get("description") else ""
+            return (f"{a.get('shortName')} means {a.get('name')}{desc}. The catalog marks "
+                    f"{int(a.get('cardCount') or 0):,} cards with it.")
+    from agent.builtin.answers.common import unanswerable
+
+    return unanswerable(st)
+
+
+def help_(st: State) -> str | None:
+    return "I can " + CAPABILITIES + ". Ask in your own words, e.g. \"how many PSA 10 Base Set Charizards are there?\""
+
+
+__all__ = ["the_card"]

@@ -1,0 +1,229 @@
+"""Answers about the caller's collections and want lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.builtin.answers.common import card_label, g, plural, usd
+from agent.builtin.state import State
+
+
+def _release_label(item: dict[str, Any], name_key: str) -> str:
+    name, rel, year = g(item, name_key, default="?"), g(item, "releaseName", default=""), g(item, "releaseYear")
+    if year and not str(rel).startswith(str(year)):
+        rel = f"{year} {rel}".strip()
+    num = f" #{item['number']}" if g(item, "number") else ""
+    return f"{name}{num} ({rel})" if rel else name + num
+
+
+def _analytics(st: State) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    r = st.ok("collection_analytics")
+    if not r:
+        return None
+    return g(r, "overview", default={}), g(r, "financials", default={}), g(r, "performance", default={})
+
+
+def collection_value(st: State) -> str | None:
+    a = _analytics(st)
+    if a is None:
+        return None
+    ov, fin, perf = a
+    text = (f"Your collection has {g(ov, 'totalCards', default=0)} cards ({g(ov, 'uniqueCards', default=0)} unique, "
+            f"{g(ov, 'totalQuantity', default=0)} in total quantity).")
+    if g(fin, "currentMarketValue") is not None:
+        text += f" Its current market value is {usd(fin['currentMarketValue'])}"
+        if g(fin, "totalInvested") is not None:
+            text += f" against {usd(fin['totalInvested'])} invested"
+        text += "."
+    else:
+        text += " There is no price data to value it yet (unknown, not $0)."
+    top = g(perf, "topValue")
+    if top:
+        text += f" Your top card is {_release_label(top, 'cardName')} at {usd(g(top, 'currentValue'))}."
+    gain = g(perf, "topGainer")
+    if gain:
+        text += f" Top gainer: {g(gain, 'cardName', default='?')} ({usd(g(gain, 'gain'))})."
+    return text
+
+
+def collection_best(st: State) -> str | None:
+    a = _analytics(st)
+    if a is None:
+        return None
+    _, _, perf = a
+    top = g(perf, "topValue")
+    if not top:
+        return "None of your cards has a price yet, so I can't tell which is the most valuable."
+    return f"Your top card is {_release_label(top, 'cardName')}, worth {usd(g(top, 'currentValue'))} (your most valuable)."
+
+
+def collection_roi(st: State) -> str | None:
+    a = _analytics(st)
+    if a is None:
+        return None
+    _, fin, perf = a
+    value, invested = g(fin, "currentMarketValue"), g(fin, "totalInvested")
+    gain, roi = g(fin, "totalUnrealizedGains"), g(fin, "overallROI")
+    if value is None or invested is None:
+        return "I can't work out your gain: your collection has no market value or no purchase prices recorded."
+    diff = float(gain) if gain is not None else float(value) - float(invested)
+    word = "up" if diff > 0 else "down" if diff < 0 else "even"
+    pct = f" (ROI {float(roi):+.2f}%)" if roi is not None else ""
+    text = (f"You are {word} {usd(abs(diff))} unrealized{pct}: {usd(invested)} invested, {usd(value)} current "
+            "market value.")
+    gain = g(perf, "topGainer")
+    if gain:
+        text += f" Top gainer: {_release_label(gain, 'cardName')} ({usd(g(gain, 'gain'))})."
+    loser = g(perf, "topLoser")
+    if loser:
+        text += f" Biggest loser: {_release_label(loser, 'cardName')} ({usd(g(loser, 'gain'))})."
+    return text
+
+
+def collection_count(st: State) -> str | None:
+    a = _analytics(st)
+    if a is None:
+        return None
+    ov, _, _ = a
+    return (f"You have {g(ov, 'totalQuantity', 'totalCards', default=0)} cards in your collection "
+            f"({g(ov, 'uniqueCards', default=0)} unique, {g(ov, 'totalCards', default=0)} entries).")
+
+
+def breakdown(st: State) -> str | None:
+    r = st.ok("collection_breakdown")
+    if not r:
+        return None
+    groups = g(r, "groups", default=[])
+    by = g(g(r, "summary", default={}), "groupedBy", default=st.ent.group_by or "release")
+    if not groups:
+        return "Your collection is empty, so there is nothing to break down."
+    items = []
+    for grp in groups[:8]:
+        s = f"{g(grp, 'groupKey', default='?')}: {plural(g(grp, 'cardCount', default=0), 'card')}"
+        if g(grp, "totalCurrentValue") is not None:
+            s += f", {usd(grp['totalCurrentValue'])}"
+        items.append(s)
+    return f"Your collection by {by}: " + "; ".join(items) + "."
+
+
+def set_progress(st: State) -> str | None:
+    r = st.ok("collection_set_progress")
+    if not r:
+        return None
+    sets = g(r, "sets", default=[])
+    summ = g(r, "summary", default={})
+    if not sets:
+        return "You don't have cards from any set in this collection yet."
+    items = []
+    for s in sets[:5]:
+        name = g(s, "setName", "name", default="?")
+        if g(s, "releaseName") and g(s, "releaseName") != name:
+            name = f"{s['releaseName']} {name}"
+        pct = g(s, "completionPercentage", default=None)
+        owned, total = g(s, "ownedCards", default=None), g(s, "totalCards", default=None)
+        bit = name
+        if pct is not None:
+            bit += f" {float(pct):.0f}% complete"
+        if owned is not None and total is not None:
+            bit += f" ({owned}/{total})"
+        items.append(bit)
+    return (f"You are collecting {g(summ, 'totalSets', default=len(sets))} sets "
+            f"({g(summ, 'fullyCompleteSets', default=0)} complete, {g(summ, 'nearCompleteSets', default=0)} over 80%). "
+            "Closest to complete: " + "; ".join(items) + ".")
+
+
+def set_missing(st: State) -> str | None:
+    r = st.ok("collection_set_progress_set")
+    if not r:
+        progress = set_progress(st)
+        if progress and (st.ok("link") or {}).get("entities"):
+            return "You own no card of that set yet, so all of it is missing. " + progress
+        return progress
+    name = g(r, "setName", default="the set")
+    if g(r, "releaseName") and g(r, "releaseName") != name:
+        name = f"{r['releaseName']} {name}"
+    missing = g(r, "missingCards", default=[])
+    owned, total = g(r, "ownedCards", default=0), g(r, "totalCards", default=0)
+    head = f"You own {owned} of {total} cards of {name} ({float(g(r, 'completionPercentage', default=0)):.0f}%)."
+    if not missing:
+        return head + " Nothing is missing: the set is complete."
+    named = [c for c in st.many.get("missing", []) if isinstance(c, dict) and c.get("name")]
+    shown = "; ".join(f"{c['name']} #{c.get('number')}" if c.get("number") else c["name"] for c in named) or \
+        ", ".join(str(m) for m in missing[:25])
+    cost = f" Estimated cost to complete: {usd(r['estimatedCostToComplete'])}." if g(r, "estimatedCostToComplete") else ""
+    more = len(missing) - (len(named) or min(25, len(missing)))
+    return head + f" Missing {len(missing)}: {shown}" + (f" and {more} more" if more > 0 else "") + "." + cost
+
+
+def collection_cards(st: State) -> str | None:
+    r = st.ok("collection_cards_list")
+    if not r:
+        return None
+    cards = g(r, "cards", default=[])
+    total = g(r, "total_count", default=len(cards))
+    if not cards:
+        return "Your collection has no cards yet."
+    text = f"Your collection has {total} card entr{'ies' if total != 1 else 'y'}"
+    groups = g(st.ok("collection_breakdown"), "groups", default=[])
+    if groups:
+        names = "; ".join(f"{g(x, 'groupKey', default='?')} ({g(x, 'cardCount', default=0)})" for x in groups[:10])
+        return text + f", by player: {names}" + ("; ..." if len(groups) > 10 else "") + "."
+    return text + "."
+
+
+def collections(st: State) -> str | None:
+    r = st.ok("collections_list")
+    if r is None:
+        return None
+    cols = g(r, "collections", default=[])
+    if not cols:
+        return "You don't have any collections yet."
+    return f"You have {plural(len(cols), 'collection')}: " + "; ".join(
+        g(c, "name", default="(unnamed)") for c in cols) + "."
+
+
+def wantlist(st: State) -> str | None:
+    r = st.ok("list_cards_list")
+    if r is None:
+        return None
+    lists = g(st.ok("lists_list"), "lists", default=[])
+    lst = next((x for x in lists if any(w in (x.get("name") or "").lower() for w in ("want", "wish"))),
+               lists[0] if lists else None)
+    cards = [c for c in st.many.get("wanted", []) if isinstance(c, dict) and c.get("id")]
+    total = g(r, "total_count", default=len(cards))
+    name = g(lst, "name", default="your want list")
+    if not total:
+        return f"{name[:1].upper() + name[1:]} is empty."
+    shown = "; ".join(card_label(c) for c in cards)
+    more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
+    return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+def wantlist_add(st: State) -> str | None:
+    r = st.ok("list_cards_add")
+    err = st.result("list_cards_add")
+    from agent.builtin.linking import chosen_card
+
+    card = chosen_card(st.ok("link"), st.ent)
+    label = card_label(card) if card else "the card"
+    if r is None:
+        if isinstance(err, dict) and err.get("code") == "CONFLICT":
+            return f"{label} is already on your want list."
+        return f"I couldn't add {label} to your want list: {err['error']}." if isinstance(err, dict) and \
+            err.get("error") else None
+    return f"Added {label} to your want list."
+
+
+def owns(st: State) -> str | None:
+    r = st.ok("collection_cards_list")
+    if r is None:
+        return None
+    from agent.builtin.linking import chosen_card
+
+    card = chosen_card(st.ok("link"), st.ent)
+    label = card_label(card) if card else "that card"
+    entries = g(r, "cards", default=[])
+    if not entries:
+        return f"No, {label} is not in your collection."
+    qty = sum(int(g(x, "quantity", default=1)) for x in entries)
+    return f"Yes, you have {label} in your collection ({plural(qty, 'copy').replace('copys', 'copies')})."

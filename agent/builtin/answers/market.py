@@ -1,0 +1,292 @@
+"""Answers about prices, price trends, comparisons, marketplace listings and graded populations."""
+
+from __future__ import annotations
+
+import re
+from statistics import median
+from typing import Any
+
+from agent.builtin.answers.common import card_label, g, plural, the_card, usd
+from agent.builtin.state import State
+
+SYNTHETIC_NOTE = " Note: these figures are synthetic (generated; no public source exists for them)."
+
+
+def _mentions_synthetic(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("synthetic") is True or any(_mentions_synthetic(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_mentions_synthetic(v) for v in node)
+    return False
+
+
+def _records_summary(records: list[dict[str, Any]]) -> tuple[str, float] | None:
+    prices = [float(r["price"]) for r in records if isinstance(r, dict) and r.get("price") is not None]
+    if not prices:
+        return None
+    m = median(prices)
+    return (f"{plural(len(prices), 'sale')}, median {usd(m)} (range {usd(min(prices))} to {usd(max(prices))})", m)
+
+
+def _price_label(key: str) -> str:
+    company, _, grade = key.partition("-")
+    return f"{company.upper()} {grade}" if grade else key
+
+
+def _grades_asked(st: State) -> list[str]:
+    """Every grade the question names ("PSA 10 vs 9" -> ["10", "9"])."""
+    found = []
+    if st.ent.grade:
+        found.append(st.ent.grade)
+    if st.ent.company:
+        for m in re.finditer(r"\b(?:vs\.?|versus|or|and|than|to|a|an)\s+(?:(?:psa|bgs|sgc|cgc)\s*)?(10|[1-9](?:\.5)?)\b",
+                             st.ent.text, re.I):
+            if m.group(1) not in found:
+                found.append(m.group(1))
+    return found
+
+
+COMPANY_NAMES = {"PSA": "PROFESSIONAL SPORTS", "BGS": "BECKETT", "SGC": "SPORTSCARD GUARANTY",
+                 "CGC": "CERTIFIED GUARANTY", "TAG": "TECHNICAL AUTHENTICATION", "HGA": "HYBRID", "CSG": "CERTIFIED SPORTS"}
+
+
+def _company_is(name: str, company: str) -> bool:
+    up = (name or "").upper()
+    return company.upper() in up.split() or COMPANY_NAMES.get(company.upper(), "@") in up or up == company.upper()
+
+
+def _catalog_price(st: State, key: str) -> float | None:
+    """The catalog's price for ``key`` (raw, psa-10, bgs-9.5...): the linked card's, else its details'."""
+    card = the_card(st)
+    for source in (g(card, "gradePrices", default={}), g(st.ok("catalog_card"), "prices", default={})):
+        if isinstance(source, dict) and source.get(key) is not None:
+            return float(source[key])
+    from agent.builtin.linking import chosen_card
+
+    linked = chosen_card(st.ok("link"), st.ent) or {}
+    v = g(linked, "gradePrices", default={}).get(key)
+    return float(v) if v is not None else None
+
+
+def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
+    pr = st.ok("pricing_card")
+    company = st.ent.company or "PSA"
+    catalog = _catalog_price(st, f"{company.lower()}-{grade}")
+    if catalog is not None:
+        return f"{usd(catalog)}", catalog
+    for comp in g(pr, "graded", default=[]) if pr else []:
+        if not _company_is(g(comp, "company_name", default=""), company):
+            continue
+        for gr in g(comp, "grades", default=[]):
+            if str(gr.get("grade_value")) == grade:
+                s = _records_summary(g(gr, "records", default=[]))
+                if s:
+                    return s
+    return None
+
+
+def price(st: State) -> str | None:
+    e = st.ent
+    c = the_card(st)
+    label = card_label(c)
+    pr = st.ok("pricing_card")
+    detail = st.ok("catalog_card")
+    if pr is None and detail is None:
+        return None
+    synthetic = SYNTHETIC_NOTE if _mentions_synthetic(pr) else ""
+    grades = _grades_asked(st)
+    company = e.company or "PSA"
+    if re.search(r"\braw\b", e.text, re.I) and e.grade and len(grades) == 1:
+        grades = [grades[0], "raw"]
+    if len(grades) >= 2:
+        def one(gr: str) -> tuple[str, float] | None:
+            if gr == "raw":
+                v = _catalog_price(st, "raw")
+                return (usd(v), v) if v is not None else None
+            return _graded_price(st, gr)
+
+        def named(gr: str) -> str:
+            return "raw" if gr == "raw" else f"{company} {gr}"
+
+        got = [(gr, one(gr)) for gr in grades[:2]]
+        have = [(gr, s) for gr, s in got if s]
+        if len(have) == 2:
+            (g1, (t1, v1)), (g2, (t2, v2)) = have
+            diff = v1 - v2
+            return (f"{label}: {named(g1)} {t1}; {named(g2)} {t2}. The difference is {usd(abs(diff))} "
+                    f"({named(g1) if diff >= 0 else named(g2)} is higher).{synthetic}")
+        missing = ", ".join(named(gr) for gr, s in got if not s)
+        return f"I have no price data for {label} in {missing}, so I can't compare those grades.{synthetic}"
+    out = []
+    if e.grade:
+        s = _graded_price(st, e.grade)
+        if s:
+            out.append(f"{company} {e.grade}: {s[0]}")
+    else:
+        raw = _catalog_price(st, "raw")
+        s = _records_summary(g(g(pr, "raw", default={}), "records", default=[])) if pr else None
+        if raw is not None:
+            out.append(f"raw {usd(raw)}" + (f" (recent sales: {s[0]})" if s else ""))
+        elif s:
+            out.append(f"raw: {s[0]}")
+    prices = g(detail, "prices", default={})
+    if not out and prices:
+        if not e.grade and "raw" in prices:
+            out.append(f"raw: {usd(prices['raw'])} (catalog price)")
+        else:
+            have = ", ".join(f"{_price_label(k)} {usd(v)}" for k, v in prices.items())
+            asked = f"{company} {e.grade}" if e.grade else "raw"
+            return f"I have no {asked} price for {label}; the catalog has {have}.{synthetic}"
+    if not out:
+        return f"I have no price data for {label}" + (f" in {company} {e.grade}" if e.grade else "") + \
+            " (no sales recorded; that is not the same as a price of $0)."
+    return f"Prices for {label}: " + "; ".join(out) + "." + synthetic
+
+
+def compare(st: State) -> str | None:
+    cards = [c for c in st.many.get("compared", []) if isinstance(c, dict) and c.get("id")]
+    if len(cards) < 2:
+        return None
+    key = f"{st.ent.company.lower()}-{st.ent.grade}" if st.ent.company and st.ent.grade else "raw"
+    rows = []
+    for c in cards:
+        v = g(c, "prices", default={}).get(key)
+        rows.append((c, float(v) if v is not None else None))
+    priced = [(c, v) for c, v in rows if v is not None]
+    what = _price_label(key)
+    listing = "; ".join(f"{card_label(c)}: {usd(v) if v is not None else 'no ' + what + ' price'}" for c, v in rows)
+    if len(priced) < 2:
+        return f"I can't compare them: {listing}."
+    top = max(priced, key=lambda t: t[1])
+    return f"{card_label(top[0])} is worth more ({what}). {listing}."
+
+
+def _candle_value(candle: dict[str, Any]) -> float | None:
+    types = g(candle, "types", default=None)
+    if isinstance(types, dict) and types:
+        stats = types.get("auction") or types.get("both") or next(iter(types.values()))
+        return g(stats, "median", "mean", "close")
+    return g(candle, "median", "mean", "close", "price")
+
+
+def trend(st: State) -> str | None:
+    r = st.ok("pricing_timeseries")
+    if not r:
+        return None
+    label = card_label(the_card(st))
+    raw = g(r, "raw", default={})
+    candles = g(raw, "candles", default=[]) if isinstance(raw, dict) else raw
+    vals = [float(v) for v in (_candle_value(c) for c in candles if isinstance(c, dict)) if v is not None]
+    synthetic = SYNTHETIC_NOTE if _mentions_synthetic(r) else ""
+    if len(vals) < 2:
+        return f"There isn't enough sales history for {label} to show a trend (no data, not a flat price)."
+    change = (vals[-1] - vals[0]) / vals[0] * 100 if vals[0] else 0.0
+    word = "up" if change > 1 else "down" if change < -1 else "flat"
+    interval = g(g(r, "query", default={}), "interval", default="")
+    unit = {"daily": "days", "weekly": "weeks", "monthly": "months"}.get(interval, "periods")
+    return (f"{label} is trending {word}: median {usd(vals[0])} in the first period and {usd(vals[-1])} in the "
+            f"latest ({change:+.1f}%) over {len(vals)} {unit} with sales.{synthetic}")
+
+
+def marketplace(st: State) -> str | None:
+    r = st.ok("marketplace_card")
+    if not r:
+        return None
+    label = card_label(the_card(st))
+    e = st.ent
+    raw = g(r, "raw", default={})
+    records = [x for x in g(raw, "records", default=[]) if x.get("price") is not None]
+    graded_records = [dict(x, _grade=f"{g(comp, 'company_name', default='')} {g(gr, 'grade_value', default='')}")
+                      for comp in g(r, "graded", default=[]) for gr in g(comp, "grades", default=[])
+                      for x in g(gr, "records", default=[]) if x.get("price") is not None]
+    synthetic = SYNTHETIC_NOTE if _mentions_synthetic(r) else ""
+    pool = records
+    if e.grade:
+        pool = [x for x in graded_records if x["_grade"].split()[-1] == e.grade and
+                (not e.company or e.company.upper() in x["_grade"].upper())]
+    elif e.company:
+        pool = [x for x in graded_records if e.company.upper() in x["_grade"].upper()]
+    if e.max_price is not None:
+        pool = [x for x in pool if float(x["price"]) <= e.max_price]
+    if e.min_price is not None:
+        pool = [x for x in pool if float(x["price"]) >= e.min_price]
+    total = len(records) + len(graded_records)
+    if not e.grade and not e.company:
+        pool = records + graded_records
+        if e.max_price is not None:
+            pool = [x for x in pool if float(x["price"]) <= e.max_price]
+        if e.min_price is not None:
+            pool = [x for x in pool if float(x["price"]) >= e.min_price]
+    if not total:
+        return f"There are no active marketplace listings for {label} right now.{synthetic}"
+    what = f"{e.company or ''} {e.grade or ''}".strip() or ("raw" if (e.grade or e.company) else "")
+    bound = ""
+    if e.max_price is not None:
+        bound = f" under {usd(e.max_price)}"
+    if e.min_price is not None:
+        bound += f" over {usd(e.min_price)}"
+    text = f"{label} has {plural(total, 'active listing')} ({len(records)} raw, {len(graded_records)} graded)."
+    if not pool:
+        return text + f" None is {what or 'listed'}{bound}.{synthetic}"
+    pool.sort(key=lambda x: float(x["price"]))
+    shown = "; ".join(f"{usd(x['price'])} on {x.get('source', 'a marketplace')}" +
+                      (f" ({x['_grade'].strip()})" if x.get("_grade") else "") for x in pool[:3])
+    kind = f"{what} listing" if what else "listing"
+    return text + f" {plural(len(pool), kind)}{bound}, cheapest first: {shown}.{synthetic}"
+
+
+def _company_pop(st: State, companies: list[dict[str, Any]], company: str | None) -> list[dict[str, Any]]:
+    """The population entries of the asked-for company (matched by id or name via grades_companies)."""
+    if not company:
+        return companies
+    keys = {company.upper()}
+    for c in g(st.ok("grades_companies"), "companies", default=[]):
+        if (c.get("abbreviation") or "").upper() == company.upper():
+            keys |= {str(c.get("id")).upper(), (c.get("name") or "").upper()}
+    if company.upper() == "BGS":
+        keys.add("BECKETT GRADING SERVICES")
+    if company.upper() == "PSA":
+        keys.add("PROFESSIONAL SPORTS AUTHENTICATOR")
+    return [c for c in companies if {str(c.get("id")).upper(), (g(c, "name", default="")).upper(),
+                                     (g(c, "abbreviation", default="") or "").upper()} & keys or
+            company.upper() in (g(c, "name", default="")).upper().split()]
+
+
+def population(st: State) -> str | None:
+    r = st.ok("population_card")
+    if not r:
+        return None
+    c = the_card(st)
+    name = card_label(c) if c.get("id") else g(r, "card_name", default="this card")
+    e = st.ent
+    companies = list(g(g(r, "base", default={}), "grading_companies", default=[]))
+    synthetic = SYNTHETIC_NOTE if _mentions_synthetic(r) else ""
+    if not companies and not g(r, "total_population"):
+        return (f"There is no population data for {name}: no grading company's report covers it, so the "
+                "count is unknown (no data is not the same as none graded).")
+    chosen = _company_pop(st, companies, e.company)
+    if e.company and not chosen:
+        return f"There is no {e.company} population data for {name}: the count is unknown, not none.{synthetic}"
+    if e.grade:
+        plain = qualified = 0
+        seen = False
+        for comp in chosen:
+            for gt in g(comp, "grading_types", default=[]):
+                for entry in g(gt, "grades", default=[]):
+                    grade = str(entry.get("grade"))
+                    if grade == e.grade or grade.split()[0] == e.grade:
+                        seen = True
+                        plain += int(entry.get("population") or 0)
+                        qualified += int(entry.get("qualified_population") or 0)
+        who = e.company or "graded"
+        if not seen:
+            return f"The {who} report for {name} has no {e.grade} entry (no data).{synthetic}"
+        q = f", plus {qualified:,} qualified (with a qualifier such as OC or ST, counted apart)" if qualified else ""
+        return f"There are {plain:,} {who} {e.grade} copies of {name}{q} (population report).{synthetic}"
+    if e.company:
+        n = sum(int(g(x, "total_population", default=0)) for x in chosen)
+        return f"{name} has a {e.company} population of {n:,} graded copies (all grades).{synthetic}"
+    total = g(r, "total_population", default=0)
+    lines = [f"{g(x, 'name', default='?')} {int(g(x, 'total_population', default=0)):,}" for x in companies]
+    by = f" Base card by company: {', '.join(lines)}." if lines else ""
+    return f"{name} has a total graded population of {total:,} (base and parallels, all companies).{by}{synthetic}"

@@ -1,0 +1,121 @@
+"""Question -> catalog entities, for the built-in model.
+
+The words are read locally (``tools._linking.read``: year, number, grade, money, ordering...); the
+names are linked by the ``catalog_link`` tool, whose result this module interprets: which card is
+meant, whether the question is a follow-up of an earlier one, and how a reply to "which one?"
+("the 1999 one", "#4", "the second one") picks among the candidates listed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
+
+FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
+          "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version"}
+
+_GROUP = {"year": "year", "years": "year", "release": "release", "releases": "release", "set": "release",
+          "sets": "release", "grade": "grade", "grades": "grade", "player": "player", "players": "player",
+          "character": "player", "manufacturer": "manufacturer", "manufacturers": "manufacturer",
+          "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
+FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then|same|now)\b|\b(its|it|that one|that card|"
+                       r"same card|this card|his|her|their|him|them|those|these|the same)\b", re.I)
+ASKED_WHICH = re.compile(r"Which one do you mean\?|^I found \d+ cards?", re.I)
+
+
+@dataclass
+class Entities:
+    reading: Reading
+    text: str
+    group_by: str | None = None
+    follow_up: bool = False          # refers to a card named earlier in the conversation
+    reply: bool = False              # answers our "which one do you mean?"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["reading"], name)
+
+    @property
+    def has_card_words(self) -> bool:
+        """Words that may name a card: a run with a non-domain word, a 2+ word domain run, a number."""
+        r = self.reading
+        name_runs = [run for run in runs(r) if len(run) > 1 or fold(run[0]) not in DOMAIN_WORDS]
+        return bool(name_runs or r.number)
+
+    @property
+    def elliptical(self) -> bool:
+        """Only constraints and filler words ("and the PSA 9?", "what about 1990?")."""
+        left = [w for _, w in self.reading.tokens if fold(w) not in FILLER]
+        return not left
+
+
+def parse(text: str, history: list[str] | None = None, last_answer: str = "") -> Entities:
+    r = read(text)
+    e = Entities(r, text)
+    g = re.search(r"\b(?:by|per|across|each)\s+(\w+)", text, re.I)
+    if g and g.group(1).lower() in _GROUP:
+        e.group_by = _GROUP[g.group(1).lower()]
+    if history:
+        e.reply = bool(ASKED_WHICH.search(last_answer or ""))
+        e.follow_up = e.reply or bool(FOLLOW_UP.search(text)) or len(text.split()) <= 4
+    return e
+
+
+def listed_number(answer: str, ordinal: int) -> str | None:
+    """The card number of the ``ordinal``-th card our previous answer listed ("1. ... #35; 2. ...")."""
+    numbers = re.findall(r"#([A-Za-z0-9-]+)", answer or "")
+    if not numbers:
+        return None
+    i = ordinal - 1 if ordinal > 0 else len(numbers) - 1
+    return numbers[i] if 0 <= i < len(numbers) else None
+
+
+def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
+    """The text to link: a reply to "which one?" is read together with the question it answers
+    ("the second one" becomes the number of the second card listed)."""
+    if e.reply and history:
+        reply = e.text
+        if e.ordinal and not e.number:
+            number = listed_number(last_answer, e.ordinal)
+            if number:
+                reply = f"#{number}"
+        return f"{history[-1]} {reply}"[:500]
+    return e.text[:500]
+
+
+def link_history(e: Entities, history: list[str]) -> list[str] | None:
+    return history[-5:] if e.follow_up and history else None
+
+
+def card_fields(c: dict[str, Any]) -> tuple[Any, ...]:
+    return (c.get("name"), c.get("releaseName"), c.get("setName"), c.get("number"))
+
+
+def tied(link: dict[str, Any]) -> list[dict[str, Any]]:
+    """The candidates as good as the first (the ones a "which one?" question lists)."""
+    cards = [c for c in link.get("cards") or [] if isinstance(c, dict)]
+    if not cards:
+        return []
+    top = cards[0].get("score", 0)
+    out, seen = [], set()
+    for c in cards:
+        if c.get("score", 0) >= top - 1e-6 and not c.get("variationOf") and card_fields(c) not in seen:
+            seen.add(card_fields(c))
+            out.append(c)
+    return out
+
+
+def chosen_card(link: dict[str, Any] | None, e: Entities) -> dict[str, Any] | None:
+    """The card the question means, or None when the link found none or several equally good."""
+    if not link or not isinstance(link, dict):
+        return None
+    cards = [c for c in link.get("cards") or [] if isinstance(c, dict)]
+    if link.get("best"):
+        return next((c for c in cards if c.get("id") == link["best"]), cards[0] if cards else None)
+    if e.ordinal and cards:
+        options = tied(link) or cards
+        i = e.ordinal - 1 if e.ordinal > 0 else len(options) - 1
+        return options[i] if 0 <= i < len(options) else None
+    return None

@@ -1,0 +1,309 @@
+"""The words of a collector's question read as constraints (no database): year or season, card
+number, attributes, grading company and grade, money bounds, ordering, time window, segment.
+
+``read(text)`` returns the constraints and the tokens left over; ``tools.catalog_link`` then asks
+the catalog which of the leftover runs are names. Question and intent words are never names
+(``NEVER_NAMES``); domain words (``DOMAIN_WORDS``) may only be part of a release, set or parallel
+name, never a player's.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
+             "hga": "HGA", "csg": "CSG", "isa": "ISA"}
+BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
+          "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
+          "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
+          "donrus", "donross", "bowmen", "upperdeck", "deck", "pinnacle", "select", "leaf", "prism"}
+SEGMENT_WORDS = {"baseball": "Baseball", "basketball": "Basketball", "football": "Football", "hockey": "Hockey",
+                 "pokemon": "Pokemon", "pokémon": "Pokemon", "tcg": "Pokemon", "nba": "Basketball",
+                 "nfl": "Football", "mlb": "Baseball", "nhl": "Hockey"}
+ATTRIBUTES = {"rookie": "RC", "rookies": "RC", "rc": "RC", "rcs": "RC", "auto": "AU", "autos": "AU",
+              "autograph": "AU", "autographs": "AU", "autographed": "AU", "signed": "AU", "au": "AU",
+              "sp": "SP", "ssp": "SSP"}
+ORDERS = [(r"\b(cheapest|least expensive|lowest[- ]priced?|cheaper)\b", "cheapest"),
+          (r"\b(most valuable|most expensive|priciest|highest[- ](value|valued|priced)|worth the most|"
+           r"best card|top card|biggest)\b", "most_valuable"),
+          (r"\b(rarest|most rare|scarcest|lowest (print run|population|pop))\b", "rarest"),
+          (r"\b(newest|latest|most recent)\b", "newest"),
+          (r"\b(oldest|earliest)\b", "oldest")]
+# words that carry the question, never the subject
+NEVER_NAMES = set("""
+a an the of for and or in on at to is are was were be been being it its it's this that these those what what's
+whats which who whose how many much does do did have has had i i'm im me my mine we our you your show tell give
+find get got list search look lookup about please can could would should will any all there their them they
+with by from as per card cards copies copy graded grade grades grading value values worth price prices priced
+pricing cost costs costing selling sell sells sold sale sales listing listings listed population pop pops report
+reports parallel parallels variant variants version versions details detail info information number numbered
+numbers year years trend trends trending history historical over time recent recently current currently market
+marketplace available availability buy buying bought ebay auction auctions most top best highest lowest least
+collection collections owned own owning complete completion completed completing progress missing breakdown
+broken group grouped grouping player players manufacturer manufacturers feedback wrong incorrect error errors typo
+gem mint exist exists existing total overall right now today again also just only some more other else than then
+too very same new old day days week weeks month months catalog catalogue statistics stats segments segment
+categories category sports sport random upcoming calendar company companies types type scale scales checklist use
+uses used know knows need want wants like see looking think anything something where when why sure let lets pls
+plz thanks thank hi hello hey ok okay yes no not break down compare explain describe check pull pulls pulling
+bring display return fetch count calculate summarize summarise sort rank order help exactly roughly approximately
+around cheapest cheaper expensive priciest valuable rarest rare scarce rarer newest latest oldest earliest under
+below less more over above between bucks dollars dollar usd going up gone go goes went rising rise falling fall
+dropping dropped drop increase increasing decrease decreasing climbing climb gain gains gaining lose losing loss
+profit roi invested investment invest return returns paid pay spent spend close closer closest finish finishing
+finished far away left need needed needs wish wishlist want-list wantlist list lists add added adding put save
+tracking track keep many much big large size sized long when released release-date came out come comes date dated
+pack packs box boxes hobby odds one ones thing things guy guys him his her hers he she them stuff kind kinds sort
+sorts difference differ diff versus vs between worth. either whether if else instead rather really actually
+cards? card? much? worth? difference? should i'd i've ive we're ya ur u r y yo whats what's who's whos
+fair good great nice cool awesome favorite favourite value? currently? anymore surprise something anything
+raw ungraded don't dont doesn't isn't haven't didn't won't can't wasn't aren't i've
+what's whats how's someone everything pick picks choose grab deal worthwhile grading graded? ad put
+qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's here here's
+tho though maybe please? card's cards' someone somebody anyone anybody
+""".split())
+# domain words: part of a release, set or parallel name, never a player's name alone
+DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
+                "refractor", "refractors", "chrome", "update", "series", "traded", "promo", "promos", "gold",
+                "silver", "black", "red", "blue", "green", "orange", "purple", "pink", "prizm", "release",
+                "releases", "insert", "inserts", "foil", "tiffany", "glossy", "draft", "rated"}
+ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+            "5th": 5, "last": -1}
+
+_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
+_GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
+_BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
+_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
+_SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
+_YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
+_SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS)) + r")\b)", re.I)
+_DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
+_NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
+_NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
+_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5})\b")
+_MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4})\b")
+_SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
+_MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?|up to|no more than|"
+                    r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*"
+                    r"(?:bucks|dollars|usd)?", re.I)
+_BETWEEN = re.compile(r"\bbetween\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:and|-|to)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)", re.I)
+_DOLLARS = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
+_PERIOD = re.compile(r"\b(?:last|past|previous|in the last|over the last)\s+(\d+|a|one|two|three|six|twelve)?\s*"
+                     r"(day|week|month|year)s?\b|\bthis (year|month)\b|\b(ytd|year to date)\b", re.I)
+_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
+_TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'.\-&]*")
+
+
+def fold(text: str) -> str:
+    """Lowercase, no diacritics, punctuation to spaces: the form names are compared in."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    text = re.sub(r"[^a-z0-9]+", " ", text)
+    return " ".join(text.split())
+
+
+@dataclass
+class Reading:
+    """What a question says besides names."""
+
+    text: str
+    year: str | None = None            # "1989"
+    season: str | None = None          # "1986-87" when written as a season
+    min_year: int | None = None
+    max_year: int | None = None
+    number: str | None = None          # "57", "RC-12"
+    set_total: int | None = None       # the 102 of "57/102"
+    numbered_to: int | None = None     # "/99"
+    attributes: list[str] = field(default_factory=list)
+    company: str | None = None
+    grade: str | None = None
+    min_price: float | None = None
+    max_price: float | None = None
+    order: str | None = None
+    period_days: int | None = None
+    segment: str | None = None
+    ordinal: int | None = None          # "the second one"
+    tokens: list[tuple[int, str]] = field(default_factory=list)  # leftover words with their positions
+    cuts: list[tuple[int, int]] = field(default_factory=list)    # spans read as constraints
+
+    @property
+    def years(self) -> tuple[int, int] | None:
+        if self.year:
+            return int(self.year), int(self.year)
+        if self.min_year or self.max_year:
+            return self.min_year or 1800, self.max_year or 2100
+        return None
+
+
+def _blank(text: str, m: re.Match[str], cuts: list[tuple[int, int]]) -> str:
+    cuts.append((m.start(), m.end()))
+    return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+
+
+def _money(v: str, k: str | None = None) -> float:
+    n = float(v.replace(",", ""))
+    return n * 1000 if k else n
+
+
+def read(text: str) -> Reading:
+    """Constraints in ``text`` (spans used up are blanked, so positions of leftover words hold)."""
+    r = Reading(text=text)
+    cuts: list[tuple[int, int]] = []
+
+    def _cut(rest: str, m: re.Match[str]) -> str:
+        return _blank(rest, m, cuts)
+
+    rest = text
+    for i, m in enumerate(list(_GRADE.finditer(rest))):   # "psa 10 vs psa 9": the first is the grade asked
+        if i == 0:
+            r.company, r.grade = COMPANIES[m.group(1).lower()], m.group(2)
+        rest = _cut(rest, m)
+    for m in list(re.finditer(r"\b(?:than|vs\.?|versus|or|and|to)\s+(?:an?\s+)?(10|[1-9](?:\.5)?)(?:'?s)?\b", rest)):
+        if r.grade:
+            rest = _cut(rest, m)
+    m = _GEM.search(rest)
+    if m and r.grade is None:
+        r.grade = "10"
+        rest = _cut(rest, m)
+    if r.company is None:
+        m = _COMPANY.search(rest)
+        if m:
+            r.company = COMPANIES[m.group(1).lower()]
+            rest = _cut(rest, m)
+    if r.grade is None and r.company:
+        m = _BARE_GRADE.search(rest)
+        if m:
+            r.grade = m.group(1)
+            rest = _cut(rest, m)
+    m = _BETWEEN.search(rest)
+    if m:
+        r.min_price, r.max_price = _money(m.group(1)), _money(m.group(2))
+        rest = _cut(rest, m)
+    for m in list(_MONEY.finditer(rest)):
+        word, value = m.group(1).lower(), _money(m.group(2), m.group(3))
+        if word in ("over", "above", "more than", "at least", "min", "minimum"):
+            r.min_price = value
+        else:
+            r.max_price = value
+        rest = _cut(rest, m)
+    m = _DOLLARS.search(rest)
+    if m and r.max_price is None and r.min_price is None:
+        r.max_price = _money(m.group(1))
+        rest = _cut(rest, m)
+    m = _PERIOD.search(rest)
+    if m:
+        if m.group(4):
+            r.period_days = 365
+        elif m.group(3):
+            r.period_days = 365 if m.group(3).lower() == "year" else 30
+        else:
+            n = m.group(1)
+            count = _WORDS.get(n.lower(), 1) if n and not n.isdigit() else int(n or 1)
+            r.period_days = count * {"day": 1, "week": 7, "month": 30, "year": 365}[m.group(2).lower()]
+        rest = _cut(rest, m)
+    m = _NUM_OF.search(rest)
+    if m and not _YEAR.fullmatch(m.group(1)):
+        r.number, r.set_total = m.group(1), int(m.group(2))
+        rest = _cut(rest, m)
+    if r.number is None:
+        m = _NUMBER.search(rest)
+        if m:
+            r.number = m.group(1)
+            rest = _cut(rest, m)
+    if r.number is None:
+        m = _CODE.search(rest)
+        if m and not _SEASON.fullmatch(m.group(1)):
+            r.number = m.group(1)
+            rest = _cut(rest, m)
+    if r.number is None:
+        m = _MIXED.search(rest)   # RBI5, TB6, H88, rr-19 (letters and digits: not a word, not a year)
+        if m and not re.fullmatch(r"(?i)(psa|bgs|sgc|cgc|tag|top|no)\d+", m.group(1)):
+            r.number = m.group(1)
+            rest = _cut(rest, m)
+    m = _SERIAL.search(rest)
+    if m:
+        r.numbered_to = int(m.group(1))
+        rest = _cut(rest, m)
+    m = _SEASON.search(rest)
+    if m:
+        r.year, r.season = m.group(1), f"{m.group(1)}-{m.group(2)}"
+        rest = _cut(rest, m)
+    else:
+        m = _YEAR.search(rest)
+        if m:
+            r.year = m.group(1)
+            rest = _cut(rest, m)
+        else:
+            m = _SHORT_YEAR.search(rest)
+            if m:
+                yy = int(m.group(1) or m.group(2))
+                r.year = str(1900 + yy if yy >= 50 else 2000 + yy)
+                rest = _cut(rest, m)
+            else:
+                m = _DECADE.search(rest)
+                if m:
+                    r.min_year = 1900 + int(m.group(1))
+                    r.max_year = r.min_year + 9
+                    rest = _cut(rest, m)
+    low = rest.lower()
+    for pattern, order in ORDERS:
+        if re.search(pattern, low):
+            r.order = order
+            break
+    for m in _TOKEN.finditer(rest):
+        word = m.group(0).strip(".'-")
+        lw = word.lower()
+        if not lw:
+            continue
+        if lw in ATTRIBUTES:
+            if ATTRIBUTES[lw] not in r.attributes and not (lw == "au" and len(word) == 2 and word.islower()):
+                r.attributes.append(ATTRIBUTES[lw])
+            continue
+        if lw in ("numbered", "serial") and re.search(r"\b(serial[- ]?)?numbered\b", low) and r.numbered_to is None:
+            r.numbered_to = 0  # numbered, any print run
+            continue
+        if lw in SEGMENT_WORDS and r.segment is None:
+            r.segment = SEGMENT_WORDS[lw]
+            if lw not in ("pokemon", "pokémon"):
+                continue
+        if lw in ORDINALS and re.search(rf"\b{re.escape(lw)}\s+(one|card|option|result)\b|^\s*(the\s+)?{re.escape(lw)}\b",
+                                        low):
+            r.ordinal = ORDINALS[lw]
+            continue
+        r.tokens.append((m.start(), word))
+    r.cuts = cuts
+    if r.number is None:
+        # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
+        for pos, word in list(r.tokens):
+            if word.isdigit() and len(word) <= 4 and not (r.ordinal and word in ("1", "2", "3")):
+                r.number = word
+                r.tokens.remove((pos, word))
+                break
+    return r
+
+
+def runs(reading: Reading) -> list[list[str]]:
+    """Consecutive leftover words that may form a name (split at words that never are one)."""
+    out: list[list[str]] = []
+    current: list[str] = []
+    last_end = -2
+    text = reading.text
+    for pos, word in reading.tokens:
+        gap = text[last_end:pos] if last_end >= 0 else ""
+        breaks = bool(re.search(r"[,;:?!()]|\s(or|and|vs\.?|versus)\s", gap)) if current else False
+        breaks = breaks or any(last_end <= a and b <= pos for a, b in reading.cuts)
+        if fold(word) in NEVER_NAMES or fold(word).replace(" ", "") in NEVER_NAMES or word.isdigit():
+            if current:
+                out.append(current)
+            current = []
+        else:
+            if breaks and current:
+                out.append(current)
+                current = []
+            current.append(word)
+        last_end = pos + len(word)
+    if current:
+        out.append(current)
+    return out

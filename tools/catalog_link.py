@@ -1,0 +1,418 @@
+"""Entity linking: a collector's question -> its constraints and the catalog entities it names,
+with candidate cards ranked by every constraint they satisfy (``catalog_link``).
+
+The constraints are read by ``tools._linking``; leftover word runs are names only when the
+catalog's name index links them (typos and punctuation folded). A run made only of domain words
+("base set") may link a release, set or parallel, never a player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from typing import Any
+
+from pydantic import Field
+from sqlalchemy import func, select
+
+from store.models import Attribute, Card, CardAttribute, CardPrice, Release, Segment
+from store.queries import catalog_cards as q
+from tools._catalog_models import CardOut, card_out
+from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
+from tools._models import CamelOut, In, Out
+from tools._registry import tool
+from tools.context import ToolContext
+
+from tools._search import catalog_index
+
+MAX_RUN = 5
+MAX_CARDS_READ = 3000
+
+
+class LinkQuery(In):
+    text: str = Field(min_length=1, max_length=500,
+                      description="The collector's question, as typed (e.g. 'cheapest 1989 upper deck griffey psa 10')")
+    history: list[str] | None = Field(
+        None, max_length=10,
+        description="Earlier user questions of the conversation, oldest first; used when this one names no card "
+                    "('his 1990 card', 'and the PSA 9?')")
+    segment: str | None = Field(None, max_length=100,
+                                description="Only link within this segment (name such as 'Baseball' or 'Pokemon')")
+    take: int = Field(10, ge=1, le=50, description="How many ranked candidate cards to return, 1-50")
+
+
+class Constraints(CamelOut):
+    year: str | None = None
+    season: str | None = None
+    min_year: int | None = None
+    max_year: int | None = None
+    number: str | None = None
+    set_total: int | None = None
+    numbered_to: int | None = None
+    attributes: list[str] = Field(default_factory=list)
+    company: str | None = None
+    grade: str | None = None
+    min_price: float | None = None
+    max_price: float | None = None
+    order: str | None = None
+    period_days: int | None = None
+    segment: str | None = None
+    ordinal: int | None = None
+
+
+class LinkedEntity(CamelOut):
+    kind: str = Field(description="name, release, set, parallel or manufacturer")
+    name: str = Field(description="The catalog's spelling")
+    phrase: str = Field(description="The words of the question it was linked from")
+    score: float
+    exact: bool
+    count: int = Field(description="Cards carrying this name (or in this release/set/parallel)")
+    ids: list[str]
+    year: str | None = None
+    segment: str | None = None
+    from_history: bool = False
+    alternate: bool = Field(False, description="A weaker reading of the words, kept in case a number picks it")
+
+
+class Candidate(CardOut):
+    score: float = Field(description="Higher is better; one point per constraint satisfied, more for number/year")
+    matched: list[str] = Field(description="Constraints this card satisfies (name, year, number, release...)")
+    missed: list[str] = Field(description="Constraints of the question this card does not satisfy")
+    raw_price: str | None = None
+    grade_prices: dict[str, str] | None = Field(None, description="Catalog prices by grade key (raw, psa-10, "
+                                                                  "psa-8, bgs-9.5...), USD")
+
+
+class LinkResult(Out):
+    constraints: Constraints
+    entities: list[LinkedEntity]
+    unlinked: list[str] = Field(description="Words that are neither constraints nor catalog names")
+    cards: list[Candidate]
+    total_candidates: int
+    best: str | None = Field(None, description="The card id when one card is clearly best; null when ambiguous")
+    ambiguous: bool = Field(description="True when the best few cards are indistinguishable by the question")
+    differences: list[str] = Field(description="What tells the tied candidates apart (year, release, set, number)")
+
+
+def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
+    """Is ``hit`` a good enough reading of the phrase to call the phrase a name?"""
+    name_tokens = fold(hit.name).split()
+    if hit.exact:
+        return True
+    if hit.distance > max(1, len(phrase_tokens) - 1):
+        return False
+    if hit.kind == "name":
+        # the words must be most of the name ("griffey" -> Ken Griffey Jr.), not three words of a
+        # nine-word multi-player card title
+        cover = len(phrase_tokens) / max(1, len(name_tokens))
+        return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens) and (
+            cover >= 0.5 or (len(phrase_tokens) == 1 and len(name_tokens) <= 3))
+    return len(phrase_tokens) >= 1
+
+
+TIER = 0.97      # hits scoring within 3% of the best read the phrase equally well
+
+
+def _entity(h: Any, words: list[str]) -> LinkedEntity:
+    return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
+                        count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
+
+
+def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[LinkedEntity], list[str]]:
+    entities: list[LinkedEntity] = []
+    unlinked: list[str] = []
+    span = reading.years
+
+    def year_fit(h: Any) -> bool:
+        return bool(span and h.year and h.year[:4].isdigit() and span[0] <= int(h.year[:4]) <= span[1])
+
+    for run in runs(reading):
+        i = 0
+        while i < len(run):
+            done = False
+            for n in range(min(MAX_RUN, len(run) - i), 0, -1):
+                words = run[i:i + n]
+                toks = fold(" ".join(words)).split()
+                if not toks:
+                    continue
+                only_domain = all(t in DOMAIN_WORDS for t in toks)
+                kinds = ("release", "set", "parallel") if only_domain else None
+                phrase = " ".join(words)
+                if toks == ["base"]:
+                    phrase = "base set"   # "base charizard": the Base Set
+                hits = [h for h in index.names(phrase, kinds=kinds, limit=20)
+                        if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
+                if only_domain:
+                    hits = [h for h in hits if h.exact or h.kind == "release"]
+                if not hits:
+                    continue
+                fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
+                best = max(fit.values())
+                top = [h for h in hits if fit[id(h)] >= best * TIER]
+                # several entities read the phrase equally well: keep them all (the cards decide);
+                # other player names it may mean come along as alternates (a card number can pick one)
+                entities += [_entity(h, words) for h in top[:8]]
+                alternates = [h for h in hits if h.kind == "name" and h not in top][:4]
+                for h in alternates:
+                    e = _entity(h, words)
+                    e.alternate = True
+                    entities.append(e)
+                if span and any(h.kind == "manufacturer" for h in top):
+                    # "89 upper deck": the manufacturer's release of that year
+                    year = str(span[0])
+                    rels = [h for h in index.names(f"{year} {' '.join(words)}", kinds=("release",), limit=10)
+                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
+                    entities += [_entity(h, words) for h in rels[:4]]
+                i += n
+                done = True
+                break
+            if not done:
+                unlinked.append(run[i])
+                i += 1
+    return entities, unlinked
+
+
+def _year_ok(card_year: str | None, r: Reading) -> bool | None:
+    span = r.years
+    if span is None:
+        return None
+    if not card_year or not card_year[:4].isdigit():
+        return False
+    y = int(card_year[:4])
+    return span[0] <= y <= span[1]
+
+
+def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> tuple[float, list[str], list[str]]:
+    matched, missed = [], []
+    score = 0.0
+    names = [e for e in ents if e.kind == "name"]
+    if names:
+        mine = [e for e in names if e.name == row.name]
+        if mine:
+            matched.append("name")
+            # the better reading of the words (higher index score, more cards) breaks ties
+            score += (2 if all(e.alternate for e in mine) else 3) + 0.01 * max(e.score for e in mine) / max(e.score for e in names) + \
+                0.001 * min(max(e.count for e in mine), 999) / 999
+        else:
+            missed.append("name")
+    ok = _year_ok(row.release_year, r)
+    if ok is not None:
+        (matched if ok else missed).append("year")
+        score += 3 if ok else 0
+    if r.number:
+        if fold(row.number or "").replace(" ", "") == fold(r.number).replace(" ", ""):
+            matched.append("number")
+            score += 4
+        else:
+            missed.append("number")
+    # words read as a name are not also a set or release ("Frank Thomas" the player, not the insert set)
+    name_phrases = {fold(e.phrase) for e in names}
+    rels = [e for e in ents if e.kind == "release" and fold(e.phrase) not in name_phrases]
+    if rels:
+        if any(str(row.release_id) in e.ids for e in rels):
+            matched.append("release")
+            score += 3
+        elif any(fold(e.name) in fold(row.release_name or "") for e in rels):
+            matched.append("release")
+            score += 2
+        else:
+            missed.append("release")
+    sets = [e for e in ents if e.kind == "set" and fold(e.phrase) not in name_phrases]
+    if sets:
+        if any(str(row.set_id) in e.ids or fold(e.name) == fold(row.set_name or "") for e in sets):
+            matched.append("set")
+            score += 2
+        else:
+            missed.append("set")
+    mans = [e for e in ents if e.kind == "manufacturer"]
+    if mans:
+        hit = any(fold(e.name).split()[0] in fold(row.release_name or "") for e in mans)
+        (matched if hit else missed).append("manufacturer")
+        score += 1 if hit else 0
+    for a in r.attributes:
+        if a in attrs:
+            matched.append(a)
+            score += 2
+        else:
+            missed.append(a)
+    if r.numbered_to is not None:
+        ok2 = bool(row.numbered_to) and (r.numbered_to == 0 or row.numbered_to == r.numbered_to)
+        (matched if ok2 else missed).append("numbered")
+        score += 1 if ok2 else 0
+    if row.raw_cents is not None and (r.max_price is not None or r.min_price is not None):
+        price = row.raw_cents / 100
+        ok3 = (r.max_price is None or price <= r.max_price) and (r.min_price is None or price >= r.min_price)
+        (matched if ok3 else missed).append("price")
+        score += 1 if ok3 else 0
+    if row.variation_of is None:
+        score += 0.25
+    # small preferences between cards the question does not tell apart: the base set, a release named
+    # exactly as asked ("2024 Topps Chrome" over "2024 Topps Chrome Baseball"), a card with market data
+    if fold(row.set_name or "") in ("base", "base set") or fold(row.set_name or "") == fold(row.release_name or ""):
+        score += 0.1
+    if any(fold(e.phrase) == " ".join(t for t in fold(row.release_name or "").split() if not t.isdigit())
+           for e in rels):
+        score += 0.02
+    if row.raw_cents is not None:
+        score += 0.05
+    return score, matched, missed
+
+
+def _order_key(row: Any, order: str | None) -> float:
+    if order == "cheapest":
+        return row.raw_cents if row.raw_cents is not None else 1e12
+    if order == "most_valuable":
+        return -(row.raw_cents or 0)
+    if order == "rarest":
+        return row.numbered_to or 1e9
+    if order in ("newest", "oldest"):
+        y = int((row.release_year or "0")[:4] or 0) if (row.release_year or "")[:4].isdigit() else 0
+        return -y if order == "newest" else y
+    return 0.0
+
+
+async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment: str | None) -> list[Any]:
+    names = sorted({e.name for e in ents if e.kind == "name"})
+    stmt = q.card_select()
+    if names:
+        stmt = stmt.where(Card.name.in_(names))
+    else:
+        rel = [uuid.UUID(i) for e in ents if e.kind == "release" for i in e.ids]
+        sets = [uuid.UUID(i) for e in ents if e.kind == "set" and e.count <= 20 for i in e.ids]
+        if not (rel or sets) or not (r.number or r.attributes or rel):
+            return []
+        if rel:
+            stmt = stmt.where(Card.release_id.in_(rel))
+        if sets:
+            stmt = stmt.where(Card.set_id.in_(sets))
+        if r.number:
+            stmt = stmt.where(func.lower(Card.number) == r.number.lower())
+    if segment:
+        stmt = stmt.where(Release.segment_id.in_(select(Segment.id).where(func.lower(Segment.name) ==
+                                                                          segment.lower())))
+    async with ctx.transaction() as s:
+        return list((await s.execute(stmt.limit(MAX_CARDS_READ))).all())
+
+
+async def _attrs(ctx: ToolContext, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    if not ids:
+        return {}
+    out: dict[uuid.UUID, list[str]] = {}
+    async with ctx.transaction() as s:
+        for i in range(0, len(ids), 500):
+            stmt = (select(CardAttribute.card_id, Attribute.short_name)
+                    .join(Attribute, Attribute.id == CardAttribute.attribute_id)
+                    .where(CardAttribute.card_id.in_(ids[i:i + 500])))
+            for cid, short in (await s.execute(stmt)).all():
+                out.setdefault(cid, []).append(short)
+    return out
+
+
+async def _set_sizes(ctx: ToolContext, set_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Base cards per set (for "57/102": the set of 102 cards)."""
+    async with ctx.transaction() as s:
+        rows = await s.execute(select(Card.set_id, func.count()).where(Card.set_id.in_(set_ids),
+                                                                     Card.variation_of.is_(None)).group_by(Card.set_id))
+        return {sid: int(n) for sid, n in rows.all()}
+
+
+def _differences(rows: list[Any]) -> list[str]:
+    out = []
+    for label, key in (("year", "release_year"), ("release", "release_name"), ("set", "set_name"),
+                       ("number", "number"), ("name", "name")):
+        if len({getattr(x, key) for x in rows}) > 1:
+            out.append(label)
+    return out
+
+
+async def _index(ctx: ToolContext) -> Any:
+    """The name index; a first build outlives a caller's timeout (shielded), so a later call finds it."""
+    task = ctx.services.get("catalog_link.index_task")
+    if task is None or task.done():
+        task = asyncio.ensure_future(catalog_index(ctx))
+        ctx.services["catalog_link.index_task"] = task
+    return await asyncio.shield(task)
+
+
+async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
+    index = await _index(ctx)
+    r = read(query.text)
+    segment = query.segment or r.segment
+    ents, unlinked = _link(index, r, segment)
+    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
+    if not any(e.kind == "name" for e in ents) and (pronoun or not any(e.kind in ("release", "set") for e in ents)):
+        for old in reversed(query.history or []):
+            old_reading = read(old)
+            older, _ = _link(index, old_reading, segment)
+            if any(e.kind in ("name", "release", "set") for e in older):
+                for e in older:
+                    if not any(x.kind == e.kind for x in ents):
+                        e.from_history = True
+                        ents.append(e)
+                # the card the earlier question pinned down: its number, year and attributes (unless this
+                # question names another year or release: "his 1986 topps card")
+                fresh = bool(r.years) or any(e.kind in ("release", "set") and not e.from_history for e in ents)
+                if not fresh:
+                    r.number = r.number or old_reading.number
+                if not r.years and not fresh:
+                    r.year, r.season, r.min_year, r.max_year = (old_reading.year, old_reading.season,
+                                                                old_reading.min_year, old_reading.max_year)
+                r.attributes = r.attributes or old_reading.attributes
+                break
+    rows = await _rows(ctx, ents, r, segment)
+    attrs = await _attrs(ctx, [x.id for x in rows]) if r.attributes else {}
+    scored = [(x, *_score(x, attrs.get(x.id, []), r, ents)) for x in rows]
+    if r.set_total and rows:
+        sizes = await _set_sizes(ctx, list({x.set_id for x in rows})[:200])
+        scored = [(x, sc + (2 if sizes.get(x.set_id) == r.set_total else 0), m, mi) for x, sc, m, mi in scored]
+    scored.sort(key=lambda t: (-t[1], _order_key(t[0], r.order), t[0].variation_of is not None,
+                               -(int(t[0].release_year[:4]) if (t[0].release_year or "")[:4].isdigit() else 0),
+                               t[0].number_sort or 0))
+    best_id, ambiguous, differences = None, False, []
+    if scored:
+        top_score = scored[0][1]
+        tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
+        distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
+        named = any(e.kind == "name" for e in ents) or r.number is not None
+        hard_miss = {"name", "number", "year"} & set(scored[0][3])
+        if not named:
+            pass  # a release or set alone names no card
+        elif hard_miss:
+            differences = sorted(hard_miss)  # no card has every constraint asked: not in the catalog
+        elif len(distinct) == 1 or r.order is not None:
+            best_id = str(scored[0][0].id)
+        else:
+            ambiguous = True
+            differences = _differences(tied)
+    keep = scored[:query.take]
+    ids = [t[0].id for t in keep]
+    async with ctx.transaction() as s:
+        card_attrs, prices = await q.enrich(session=s, card_ids=ids)
+        every: dict[uuid.UUID, dict[str, str]] = {}
+        if ids:
+            for cid, key, cents in (await s.execute(
+                    select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents)
+                    .where(CardPrice.card_id.in_(ids[:5]), CardPrice.parallel_id.is_(None)))).all():
+                every.setdefault(cid, {})[key] = f"{cents / 100:.2f}"
+    cards = []
+    for row, score, matched, missed in keep:
+        base = card_out(row, card_attrs, prices)
+        cards.append(Candidate(**base.model_dump(), score=round(score, 2), matched=matched, missed=missed,
+                               raw_price=f"{row.raw_cents / 100:.2f}" if row.raw_cents is not None else None,
+                               grade_prices=every.get(row.id)))
+    c = Constraints(year=r.year, season=r.season, min_year=r.min_year, max_year=r.max_year, number=r.number,
+                    set_total=r.set_total, numbered_to=r.numbered_to, attributes=r.attributes, company=r.company,
+                    grade=r.grade, min_price=r.min_price, max_price=r.max_price, order=r.order,
+                    period_days=r.period_days, segment=segment, ordinal=r.ordinal)
+    return LinkResult(constraints=c, entities=ents, unlinked=unlinked, cards=cards, total_candidates=len(scored),
+                      best=best_id, ambiguous=ambiguous, differences=differences)
+
+
+@tool("catalog_link", method="GET", path="/v1/catalog/link", tags=("catalog",))
+async def catalog_link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
+    """Read a collector's question: its constraints (year or season, card number, rookie/auto/SP, grading
+    company and grade, price bounds, ordering, time window) and the players, releases, sets, parallels and
+    manufacturers it names (typo-tolerant), with candidate cards ranked by the constraints they satisfy.
+    Call it first for any question about a card; use ``best`` when set, else ask using ``differences``."""
+    return await link(ctx, query)
