@@ -143,7 +143,8 @@ def grades(st: State) -> str | None:
         entries = g(gg, "grades", default=[])
         items = [f"{x.get('grade')}" + (f" {x['condition']}" if x.get("condition") and x["condition"] != x.get("grade")
                                          else "") for x in entries]
-        comp = g(g(gg, "gradingCompany", default={}), "name", default=st.ent.company)
+        company = g(gg, "gradingCompany", default={})
+        comp = g(company, "fullName", default=None) or g(company, "name", default=st.ent.company)
         text = st.ent.text.lower()
         if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum")):
             def val(x: dict[str, Any]) -> float:

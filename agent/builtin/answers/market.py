@@ -242,7 +242,7 @@ def _company_pop(st: State, companies: list[dict[str, Any]], company: str | None
     keys = {company.upper()}
     for c in g(st.ok("grades_companies"), "companies", default=[]):
         if (c.get("abbreviation") or "").upper() == company.upper():
-            keys |= {str(c.get("id")).upper(), (c.get("name") or "").upper()}
+            keys |= {str(c.get("id")).upper(), (c.get("name") or "").upper(), (c.get("fullName") or "").upper()}
     if company.upper() == "BGS":
         keys.add("BECKETT GRADING SERVICES")
     if company.upper() == "PSA":
