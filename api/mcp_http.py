@@ -79,7 +79,8 @@ async def mcp_endpoint(request: web.Request) -> web.Response:
             chunks.append(message.get("body", b""))
 
     try:
-        await request.app[MANAGER].handle_request(_scope(request, request.get(CALLER)), receive, send)
+        await request.app[MANAGER].handle_request(_scope(request, request.get(CALLER)), receive,
+                                                  send)  # type: ignore[arg-type]
     finally:
         done.set()
     status, answer = started.get("status", 500), b"".join(chunks)

@@ -8,6 +8,7 @@ import logging
 import re
 import time
 import uuid
+from typing import Any
 
 from aiohttp import web
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
@@ -220,7 +221,7 @@ class KeyCache:
 KEY_CACHE = web.AppKey("key_cache", KeyCache)  # made once per app by create_app
 # failed key lookups per client address and key prefix (absent = no limit)
 AUTH_FAILURES = web.AppKey("auth_failures", Limiter)
-REDIS = web.AppKey("redis", object)  # the Redis client of the shared limits (None without one)
+REDIS: web.AppKey[Any] = web.AppKey("redis")  # the Redis client of the shared limits (None without one)
 
 
 def _failure_key(request: web.Request, key: str) -> str:

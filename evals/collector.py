@@ -44,6 +44,8 @@ class Judging:
 
         from store.models import WantListCard
 
+        assert exp.on_list is not None
+
         async with self.env.sessions() as s:
             found = await s.scalar(select(WantListCard.id).where(
                 WantListCard.list_id == uuid.UUID(str(self.env.values["wantlist"])),

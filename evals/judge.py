@@ -184,9 +184,9 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
     if on_list is False:
         reasons.append("the card is not on the want list afterwards")
     if exp.card and exp.card.number and allowed <= {norm(exp.card.name)}:
-        others = sorted({m for m in _CARD_NO.findall(bare)} - {exp.card.number})
-        if others:
-            reasons.append(f"also lists other cards (#{', #'.join(others[:5])})")
+        listed = sorted({m for m in _CARD_NO.findall(bare)} - {exp.card.number})
+        if listed:
+            reasons.append(f"also lists other cards (#{', #'.join(listed[:5])})")
     if not reasons and asks_back(answer):
         reasons.append("asks which card is meant")
     return Verdict(UNHELPFUL if reasons else RIGHT, reasons, named)

@@ -18,7 +18,7 @@ COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": 
 BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
           "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
           "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
-          "donrus", "donross", "bowmen", "upperdeck", "deck", "pinnacle", "select", "leaf", "prism"}
+          "donrus", "donross", "bowmen", "upperdeck", "deck", "prism"}
 SEGMENT_WORDS = {"baseball": "Baseball", "basketball": "Basketball", "football": "Football", "hockey": "Hockey",
                  "pokemon": "Pokemon", "pokémon": "Pokemon", "tcg": "Pokemon", "nba": "Basketball",
                  "nfl": "Football", "mlb": "Baseball", "nhl": "Hockey"}
@@ -156,6 +156,7 @@ def read(text: str) -> Reading:
         return _blank(rest, m, cuts)
 
     rest = text
+    m: re.Match[str] | None
     for i, m in enumerate(list(_GRADE.finditer(rest))):   # "psa 10 vs psa 9": the first is the grade asked
         if i == 0:
             r.company, r.grade = COMPANIES[m.group(1).lower()], m.group(2)

@@ -62,8 +62,8 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     found = await _search_by_name(ctx, query)
     if found is not None and all(h.card for h in found[0]):
         # the index holds what a result shows but prices, fields and parallels: those are read by id
-        rows = [SimpleNamespace(**{**h.data(), "id": uuid.UUID(h.id), "set_id": uuid.UUID(h.data()["set_id"])})
-                for h in found[0]]
+        rows = [SimpleNamespace(**{**data, "id": uuid.UUID(h.id), "set_id": uuid.UUID(data["set_id"])})
+                for h in found[0] if (data := h.data() or {})]
         async with ctx.sessions() as s:
             cards = await card_items(s, rows)
         return CardsPage(cards=cards, total_count=found[1], skip=query.skip, take=query.take,

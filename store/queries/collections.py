@@ -60,7 +60,7 @@ async def remove(*, session: AsyncSession, row: Any, must_exist: bool = True) ->
     """Delete one row; the database cascades to its dependants (collections, cards, binders, lists).
     Raises ``StaleDataError`` when ``must_exist`` and a concurrent transaction deleted it first."""
     result = await session.execute(delete(type(row)).where(type(row).id == row.id))
-    if must_exist and result.rowcount == 0:
+    if must_exist and getattr(result, "rowcount", None) == 0:
         raise StaleDataError(f"{type(row).__tablename__} {row.id} was deleted by a concurrent transaction")
 
 

@@ -221,13 +221,13 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             years = {y for y in g.years if y}
             seg = g.segments.most_common(1)[0][0] if g.segments else None
             popularity = min(math.log10(g.count + 1) / 4, 1.0)
-            words = len(folded.split())
+            n_words = len(folded.split())
             year = next(iter(years)) if len(years) == 1 else None
             around = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg))]
             d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_start=starts(folded),
                                  name_bag=" ".join(sorted(folded.split())),
                                  text=" ".join(around), label=label, count=g.count,
-                                 weight=0.05 * popularity + 0.01 * max(0, 5 - words) / 5)
+                                 weight=0.05 * popularity + 0.01 * max(0, 5 - n_words) / 5)
             for i in ids:
                 d.add_text("ids", i)
             if year:

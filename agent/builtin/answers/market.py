@@ -134,9 +134,9 @@ def price(st: State) -> str | None:
         if not e.grade and "raw" in prices:
             out.append(f"raw: {usd(prices['raw'])} (catalog price)")
         else:
-            have = ", ".join(f"{_price_label(k)} {usd(v)}" for k, v in prices.items())
+            known = ", ".join(f"{_price_label(k)} {usd(v)}" for k, v in prices.items())
             asked = f"{company} {e.grade}" if e.grade else "raw"
-            return f"I have no {asked} price for {label}; the catalog has {have}.{synthetic}"
+            return f"I have no {asked} price for {label}; the catalog has {known}.{synthetic}"
     if not out:
         return f"I have no price data for {label}" + (f" in {company} {e.grade}" if e.grade else "") + \
             " (no sales recorded; that is not the same as a price of $0)."
