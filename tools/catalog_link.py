@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 
 from store.models import Attribute, Card, CardAttribute, CardPrice, Release, Segment
 from store.queries import catalog_cards as q
+from store.queries import demo
 from tools._catalog_models import CardOut, card_out
 from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
 from tools._models import CamelOut, In, Out
@@ -366,13 +367,18 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     if r.set_total and rows:
         sizes = await _set_sizes(ctx, list({x.set_id for x in rows})[:200])
         scored = [(x, sc + (2 if sizes.get(x.set_id) == r.set_total else 0), m, mi) for x, sc, m, mi in scored]
-    scored.sort(key=lambda t: (-t[1], _order_key(t[0], r.order), t[0].variation_of is not None,
+    async with ctx.transaction() as s:  # the demo never stands in for a real card of its name and number
+        demo_ids = await demo.demo_card_ids(session=s, card_ids=[t[0].id for t in scored])
+    real = {((t[0].name or "").lower(), t[0].number) for t in scored if t[0].id not in demo_ids}
+    scored = [t for t in scored if t[0].id not in demo_ids or ((t[0].name or "").lower(), t[0].number) not in real]
+    scored.sort(key=lambda t: (-t[1], t[0].id in demo_ids, _order_key(t[0], r.order), t[0].variation_of is not None,
                                -(int(t[0].release_year[:4]) if (t[0].release_year or "")[:4].isdigit() else 0),
                                t[0].number_sort or 0))
     best_id, ambiguous, differences = None, False, []
     if scored:
         top_score = scored[0][1]
         tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
+        tied = [x for x in tied if x.id not in demo_ids] or tied
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
         named = any(e.kind == "name" for e in ents) or r.number is not None
         hard_miss = {"name", "number", "year"} & set(scored[0][3])

@@ -115,3 +115,10 @@ async def _drop_orphans(session: AsyncSession) -> None:
                .join(PopulationCount, PopulationCount.grade_id == Grade.id))
     await session.execute(delete(PopulationSync).where(PopulationSync.synthetic.is_(True),
                                                        PopulationSync.company_id.notin_(counted)))
+
+
+async def demo_card_ids(*, session: AsyncSession, card_ids: list[Any]) -> set[Any]:
+    """Which of these cards belong to the demo catalog."""
+    if not card_ids:
+        return set()
+    return set((await session.execute(select(Card.id).where(Card.id.in_(card_ids), Card.demo))).scalars())
