@@ -22,8 +22,8 @@ _GROUP = {"year": "year", "years": "year", "release": "release", "releases": "re
           "character": "player", "manufacturer": "manufacturer", "manufacturers": "manufacturer",
           "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
 FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then|same|now)\b|\b(its|it|that one|that card|"
-                       r"same card|this card|his|her|their|him|them|those|these|the same)\b", re.I)
-ASKED_WHICH = re.compile(r"Which one do you mean\?|^I found \d+ cards?", re.I)
+                       r"same card|this card|his|her|their|him|them|those|these|the same|that|this|one)\b", re.I)
+ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
 @dataclass
@@ -59,7 +59,8 @@ def parse(text: str, history: list[str] | None = None, last_answer: str = "") ->
         e.group_by = _GROUP[g.group(1).lower()]
     if history:
         e.reply = bool(ASKED_WHICH.search(last_answer or ""))
-        e.follow_up = e.reply or bool(FOLLOW_UP.search(text)) or len(text.split()) <= 4
+        # no words that could name a card: the card is the one the conversation is about
+        e.follow_up = e.reply or bool(FOLLOW_UP.search(text)) or len(text.split()) <= 4 or not e.has_card_words
     return e
 
 
