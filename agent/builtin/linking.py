@@ -108,7 +108,7 @@ def tied(link: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def chosen_card(link: dict[str, Any] | None, e: Entities) -> dict[str, Any] | None:
+def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False) -> dict[str, Any] | None:
     """The card the question means, or None when the link found none or several equally good."""
     if not link or not isinstance(link, dict):
         return None
@@ -119,4 +119,9 @@ def chosen_card(link: dict[str, Any] | None, e: Entities) -> dict[str, Any] | No
         options = tied(link) or cards
         i = e.ordinal - 1 if e.ordinal > 0 else len(options) - 1
         return options[i] if 0 <= i < len(options) else None
+    if priced:
+        # a price question about cards the words do not tell apart: the one with market data
+        with_data = [c for c in tied(link) if c.get("gradePrices") or c.get("rawPrice")]
+        if len(with_data) == 1:
+            return with_data[0]
     return None

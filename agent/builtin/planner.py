@@ -72,7 +72,7 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
 
 
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent)
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st))
 
 
 def _card_id(st: State) -> str | None:

@@ -63,7 +63,7 @@ def _catalog_price(st: State, key: str) -> float | None:
             return float(source[key])
     from agent.builtin.linking import chosen_card
 
-    linked = chosen_card(st.ok("link"), st.ent) or {}
+    linked = chosen_card(st.ok("link"), st.ent, priced=True) or {}
     v = g(linked, "gradePrices", default={}).get(key)
     return float(v) if v is not None else None
 
