@@ -199,8 +199,9 @@ def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entitie
     James Wood): together they name a person the catalog does not have, so neither is a name."""
     for k in range(len(pieces) - 1):
         (a, na, fa), (b, nb, fb) = pieces[k], pieces[k + 1]
-        wa, wb = fold(run[a]), fold(run[b])
-        if any(wb in fold(e.name).split() for e in fa) or any(wa in fold(e.name).split() for e in fb):
+        wa, wb = fold(run[a])[:3], fold(run[b])[:3]
+        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()) or \
+                any(t.startswith(wa) for e in fb for t in fold(e.name).split()):
             continue   # "ozzy smith": the misspelt first name belongs to a Smith
         if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
                 (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):

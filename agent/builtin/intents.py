@@ -231,6 +231,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if classifier.bare_name(text):
+        return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
     words = lexical(text)
     if name is None:

@@ -119,9 +119,11 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False) 
         options = tied(link) or cards
         i = e.ordinal - 1 if e.ordinal > 0 else len(options) - 1
         return options[i] if 0 <= i < len(options) else None
-    if priced:
+    named = any(x.get("kind") == "name" and not x.get("alternate") for x in link.get("entities") or [])
+    options = tied(link)
+    if priced and named and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
         # a price question about cards the words do not tell apart: the one with market data
-        with_data = [c for c in tied(link) if c.get("gradePrices") or c.get("rawPrice")]
+        with_data = [c for c in options if c.get("gradePrices") or c.get("rawPrice")]
         if len(with_data) == 1:
             return with_data[0]
     return None

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.builtin import answers
+from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
 from agent.builtin.linking import chosen_card, link_history, link_text, parse
@@ -59,6 +59,8 @@ def understand(conv: Conversation) -> State:
     st = State(intent, ent, conv, confidence)
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
+    elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
+        st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
 
 
