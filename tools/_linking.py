@@ -173,6 +173,7 @@ def read(text: str) -> Reading:
         if r.grade:
             rest = _cut(rest, m)
     m = _GEM.search(rest)
+    gem = bool(m and r.grade is None)
     if m and r.grade is None:
         r.grade = "10"
         rest = _cut(rest, m)
@@ -181,6 +182,8 @@ def read(text: str) -> Reading:
         if m:
             r.company = COMPANIES[m.group(1).lower()]
             rest = _cut(rest, m)
+    if gem and r.company is None:
+        r.company = "PSA"   # "gem mint" with no company named: the PSA 10 collectors usually mean
     if r.grade is None and r.company:
         m = _BARE_GRADE.search(rest)
         if m:

@@ -83,7 +83,8 @@ def _card_id(st: State) -> str | None:
 
 
 def _release_id(st: State) -> str | None:
-    rels = _entities(st, "release")
+    # a segment word ("pokemon") scopes by segment; it names a release only when nothing else does
+    rels = [e for e in _entities(st, "release") if not _segment_word(e)] or _entities(st, "release")
     year = st.ent.year
     if rels:
         rels.sort(key=lambda e: (not (year and str(e.get("year") or "").startswith(year)), -e.get("score", 0)))
@@ -177,7 +178,9 @@ def _want_card_ids(st: State) -> list[str] | None:
 
 
 def _linked_name(st: State) -> str | None:
-    names = _entities(st, "name")
+    """A name to pull a random card of; words that also name a release or set ("fossil") scope instead."""
+    scopes = {fold(e.get("phrase") or "") for e in _entities(st, "release") + _entities(st, "set")}
+    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes]
     return names[0]["name"] if names else None
 
 
