@@ -123,7 +123,13 @@ INTENTS: tuple[Intent, ...] = (
     Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
            collection=True, steps=_analytics()),
     Intent("collection_roi", r"\b(roi|profit|gain|up or down|made money|lost money|return on)\b",
-           collection=True, steps=_analytics()),
+           collection=True,
+           steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
+                             Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                           "take": 100}, key="owned", needs=("collection_id",),
+                                  optional=True)) +
+           ((Step("catalog_card", {"id": "$owned_card_id"}, key="owned_card", needs=("owned_card_id",),
+                  when="names_owned", optional=True),),)),
     Intent("collection_count", r"\bhow many cards (do i|have i|are in my)\b|\bsize of my collection\b",
            collection=True, steps=_analytics()),
     Intent("collection_cards", r"\b(what|which) cards do i (have|own)\b|\bmy cards\b|\bin my collection\b",
@@ -221,8 +227,22 @@ cheers bye goodbye ok okay cool great nice awesome that's thats all how are you 
 lol haha wow appreciate it""".split())
 
 
+MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|lose money|lost money|(going|gone|went) "
+                      r"(up|down)|gaining|losing value)\b")
+
+
 def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
+    intent, confidence = _classify(text)
+    low = text.lower()
+    # my cards against what I paid ("which of my cards are going up", "did i make money on my X")
+    if intent is not None and intent.name in ("collection_cards", "trend", "price", "collection_value", "owns") and \
+            re.search(r"\bmy\b", low) and MY_GAINS.search(low):
+        intent = BY_NAME["collection_roi"]
+    return intent, confidence
+
+
+def _classify(text: str) -> tuple[Intent | None, float]:
     words = re.findall(r"[a-z']+", text.lower())
     if words and all(w in CHAT for w in words):
         return BY_NAME["unknown"], 1.0   # greetings and thanks: never a card name

@@ -246,7 +246,8 @@ def variable(st: State, name: str) -> Any:
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_id": _random_release_id,
-                 "release_year": _release_year, "base_set_id": _base_set_id}
+                 "release_year": _release_year, "base_set_id": _base_set_id,
+                 "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
     return resolvers[name](st) if name in resolvers else None
 
 
@@ -282,6 +283,7 @@ PREDICATES = {
     "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
+    "names_owned": lambda st: answers.collection.named_owned(st) is not None,
 }
 
 

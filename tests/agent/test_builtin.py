@@ -205,3 +205,24 @@ def test_neighbouring_words_of_different_names_are_not_linked():
     ents, unlinked = ozzy + smith, []
     _drop_split_names([(0, 1, ozzy), (1, 1, smith)], ents, unlinked, ["ozzy", "smith"])
     assert len(ents) == 3 and unlinked == []
+
+
+OWNED = {"groups": [{"topCards": [
+    {"cardId": "c1", "cardName": "Charizard", "releaseName": "Base Set", "releaseYear": "1999", "buyPrice": "450.00",
+     "currentValue": "5124.50"},
+    {"cardId": "c2", "cardName": "Shining Charizard", "releaseName": "Neo Destiny", "releaseYear": "2002",
+     "buyPrice": "700.00", "currentValue": "510.50"}]}]}
+
+
+@pytest.mark.parametrize("question,says,not_says", [
+    ("which of my cards are going up?", "Charizard (1999 Base Set) (+$4,674.50)", "Shining"),
+    ("did i make money on my shining charizard?", "Shining Charizard (2002 Neo Destiny) is down $189.50", "$4,674"),
+    ("how is my base set charizard doing vs what i paid", "is up $4,674.50", "Shining"),
+])
+def test_my_cards_against_what_i_paid(question, says, not_says):
+    from agent.builtin.answers.collection import collection_roi
+    st = planner.understand(from_messages([{"role": "user", "content": question}], specs(*ALL)))
+    assert st.intent.name == "collection_roi"
+    st.results["owned"] = OWNED
+    answer = collection_roi(st)
+    assert says in answer and not_says not in answer
