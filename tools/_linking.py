@@ -63,6 +63,7 @@ raw ungraded don't dont doesn't isn't haven't didn't won't can't wasn't aren't i
 what's whats how's someone everything pick picks choose grab deal worthwhile grading graded? ad put
 qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's here here's
 tho though maybe please? card's cards' someone somebody anyone anybody
+near excellent poor mint? graded? slab slabs slabbed comps comp going
 """.split())
 # domain words: part of a release, set or parallel name, never a player's name alone
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
@@ -147,6 +148,14 @@ def _money(v: str, k: str | None = None) -> float:
     return n * 1000 if k else n
 
 
+def _surname(text: str, m: re.Match[str]) -> bool:
+    """A company word that is a player's surname ("josh beckett"): the word before it may be a name."""
+    if m.group(1).lower() != "beckett":
+        return False
+    before = re.findall(r"[A-Za-z']+", text[:m.start()])
+    return bool(before) and before[-1].lower() not in NEVER_NAMES and before[-1].lower() not in COMPANIES
+
+
 def read(text: str) -> Reading:
     """Constraints in ``text`` (spans used up are blanked, so positions of leftover words hold)."""
     r = Reading(text=text)
@@ -165,14 +174,17 @@ def read(text: str) -> Reading:
         if r.grade:
             rest = _cut(rest, m)
     m = _GEM.search(rest)
+    gem = bool(m and r.grade is None)
     if m and r.grade is None:
         r.grade = "10"
         rest = _cut(rest, m)
     if r.company is None:
-        m = _COMPANY.search(rest)
+        m = next((m for m in _COMPANY.finditer(rest) if not _surname(rest, m)), None)
         if m:
             r.company = COMPANIES[m.group(1).lower()]
             rest = _cut(rest, m)
+    if gem and r.company is None:
+        r.company = "PSA"   # "gem mint" with no company named: the PSA 10 collectors usually mean
     if r.grade is None and r.company:
         m = _BARE_GRADE.search(rest)
         if m:

@@ -109,6 +109,9 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
         cover = len(phrase_tokens) / max(1, len(name_tokens))
         return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens) and (
             cover >= 0.5 or (len(phrase_tokens) == 1 and len(name_tokens) <= 3))
+    if hit.kind in ("parallel", "set"):
+        # a misspelt word is one of these only when it is the whole name ("fosil" is not "Gold Foil")
+        return len(phrase_tokens) >= len(name_tokens)
     return len(phrase_tokens) >= 1
 
 
@@ -130,6 +133,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
 
     for run in runs(reading):
         i = 0
+        pieces: list[tuple[int, int, list[LinkedEntity]]] = []   # (start, words, entities) of this run
         while i < len(run):
             done = False
             for n in range(min(MAX_RUN, len(run) - i), 0, -1):
@@ -146,6 +150,10 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                         if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if only_domain:
                     hits = [h for h in hits if h.exact or h.kind == "release"]
+                if not hits and not only_domain:
+                    # a misspelt release ("fosil") may be crowded out by longer names sharing a word
+                    hits = [h for h in index.names(phrase, kinds=("release", "set"), limit=10)
+                            if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if not hits:
                     continue
                 fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
@@ -153,14 +161,19 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
-                entities += [_entity(h, words) for h in top[:8]]
+                found = [_entity(h, words) for h in top[:8]]
+                pieces.append((i, n, found))
+                entities += found
                 alternates = [h for h in hits if h.kind == "name" and h not in top][:4]
                 for h in alternates:
                     e = _entity(h, words)
                     e.alternate = True
                     entities.append(e)
-                if span and any(h.kind == "manufacturer" for h in top):
-                    # "89 upper deck": the manufacturer's release of that year
+                    found.append(e)
+                exact_name = any(h.kind == "name" and h.exact for h in top)
+                fits = any(h.kind == "release" and year_fit(h) for h in top)
+                if span and not exact_name and not fits:
+                    # "89 upper deck", "95 pinnacle", "92 ultra": the release of that year the words name
                     year = str(span[0])
                     rels = [h for h in index.names(f"{year} {' '.join(words)}", kinds=("release",), limit=10)
                             if year_fit(h) and (segment is None or h.segment in (None, segment))]
@@ -170,8 +183,35 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 break
             if not done:
                 unlinked.append(run[i])
+                pieces.append((i, 1, []))
                 i += 1
+        _drop_split_names(pieces, entities, unlinked, run)
     return entities, unlinked
+
+
+def _partial_word(found: list[LinkedEntity], n: int) -> bool:
+    """One word read only as part of a name or a near miss ("james" -> James Wood, "stock" -> Strock)."""
+    return n == 1 and bool(found) and all(e.kind == "name" and not e.exact for e in found)
+
+
+def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entities: list[LinkedEntity],
+                      unlinked: list[str], run: list[str]) -> None:
+    """Two neighbouring words each read only as part of someone's name ("lebron james" -> Juan LeBron,
+    James Wood): together they name a person the catalog does not have, so neither is a name."""
+    for k in range(len(pieces) - 1):
+        (a, na, fa), (b, nb, fb) = pieces[k], pieces[k + 1]
+        wa, wb = fold(run[a])[:3], fold(run[b])[:3]
+        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()) or \
+                any(t.startswith(wa) for e in fb for t in fold(e.name).split()):
+            continue   # "ozzy smith": the misspelt first name belongs to a Smith
+        if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
+                (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):
+            for e in fa + fb:
+                if e in entities:
+                    entities.remove(e)
+            for w in (run[a], run[b]):
+                if w not in unlinked:
+                    unlinked.append(w)
 
 
 def _year_ok(card_year: str | None, r: Reading) -> bool | None:
@@ -208,7 +248,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         else:
             missed.append("number")
     # words read as a name are not also a set or release ("Frank Thomas" the player, not the insert set)
-    name_phrases = {fold(e.phrase) for e in names}
+    name_phrases = {fold(e.phrase) for e in names if not e.alternate}   # an alternate is only a maybe
     rels = [e for e in ents if e.kind == "release" and fold(e.phrase) not in name_phrases]
     if rels:
         if any(str(row.release_id) in e.ids for e in rels):

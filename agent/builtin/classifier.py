@@ -73,6 +73,13 @@ def mask(text: str) -> str:
     return re.sub(r"X(\s+X)+", "X", out)
 
 
+def bare_name(text: str) -> bool:
+    """Nothing but names, years and card numbers ("john kruk 89 fleer"): no family words at all."""
+    masked = mask(text)
+    return "X" in masked and re.fullmatch(r"[X\d\s#/.,:'&()\-]*|[X\d\s#/.,:'&()\-]*[A-Za-z]{1,4}-?\d+[X\d\s#/.,\-]*",
+                                          masked) is not None
+
+
 def _index() -> tuple[Any, list[str]] | None:
     if "index" in _STATE:
         return _STATE["index"]

@@ -123,7 +123,13 @@ INTENTS: tuple[Intent, ...] = (
     Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
            collection=True, steps=_analytics()),
     Intent("collection_roi", r"\b(roi|profit|gain|up or down|made money|lost money|return on)\b",
-           collection=True, steps=_analytics()),
+           collection=True,
+           steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
+                             Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                           "take": 100}, key="owned", needs=("collection_id",),
+                                  optional=True)) +
+           ((Step("catalog_card", {"id": "$owned_card_id"}, key="owned_card", needs=("owned_card_id",),
+                  when="names_owned", optional=True),),)),
     Intent("collection_count", r"\bhow many cards (do i|have i|are in my)\b|\bsize of my collection\b",
            collection=True, steps=_analytics()),
     Intent("collection_cards", r"\b(what|which) cards do i (have|own)\b|\bmy cards\b|\bin my collection\b",
@@ -158,7 +164,8 @@ INTENTS: tuple[Intent, ...] = (
            r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
            steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
-    Intent("trend", r"\b(trend|trending|over time|price history|historical|going (up|down)|timeseries|chart)\b",
+    Intent("trend", r"\b(trend|trending|over time|price history|historical|(go|goes|going|gone|went) (up|down)|"
+                    r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value))\b",
            needs_card=True,
            steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 12},
                              needs=("card_id",)),))),
@@ -179,6 +186,7 @@ INTENTS: tuple[Intent, ...] = (
                    Step("catalog_release", {"id": "$release_id"}, when="release_not_card")),
                   (Step("catalog_set", {"id": "$base_set_id"}, needs=("base_set_id",), when="release_not_card"),))),
     Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
+           r"\bhow (big|large) is (the )?\d{4}\b|"
            r"\bwhen (did|was)\b.*\b(come out|released?)\b|\brelease date\b|\bcard count\b",
            steps=((LINK,),
                   (Step("catalog_release", {"id": "$release_id"}, needs=("release_id",)),
@@ -205,18 +213,46 @@ LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close 
 
 # words that settle the family whatever the rest says (an explicit request)
 HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+"),
-        ("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them) know)\b"),
+        ("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them|the devs?|"
+                     r"the developers) know|tell (the team|the devs?|the developers|your team|whoever)|"
+                     r"(found|there'?s|hit) an? (bug|glitch)|feature request|i (would|'d) like to suggest|"
+                     r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
+                     r"^\s*(suggestion|idea|request|bug)\s*[:\-]"),
         ("random", r"\brandom\b|\bsurprise me\b"),
         ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
 
 
+CHAT = set("""hi hello hey hiya yo there good morning afternoon evening night thanks thank you so much very lot
+cheers bye goodbye ok okay cool great nice awesome that's thats all how are you doing today sir bot buddy friend
+lol haha wow appreciate it""".split())
+
+
+MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|lose money|lost money|(going|gone|went) "
+                      r"(up|down)|gaining|losing value)\b")
+
+
 def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
+    intent, confidence = _classify(text)
+    low = text.lower()
+    # my cards against what I paid ("which of my cards are going up", "did i make money on my X")
+    if intent is not None and intent.name in ("collection_cards", "trend", "price", "collection_value", "owns") and \
+            re.search(r"\bmy\b", low) and MY_GAINS.search(low):
+        intent = BY_NAME["collection_roi"]
+    return intent, confidence
+
+
+def _classify(text: str) -> tuple[Intent | None, float]:
+    words = re.findall(r"[a-z']+", text.lower())
+    if words and all(w in CHAT for w in words):
+        return BY_NAME["unknown"], 1.0   # greetings and thanks: never a card name
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if classifier.bare_name(text):
+        return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
     words = lexical(text)
     if name is None:
@@ -232,12 +268,25 @@ def classify(text: str) -> tuple[Intent | None, float]:
     # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
     if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
+    # the words of a population report settle it, whatever else the question resembles
+    if intent is not None and intent.name in ("details", "price", "find", "grades") and \
+            re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):
+        intent = BY_NAME["population"]
+    # a grade's name or meaning is a grading-scale question ("what's a psa 9 called")
+    if re.search(r"\b(psa|bgs|sgc|cgc|beckett)\s*\d", low) and \
+            re.search(r"\b(called|mean|means|meaning|stand for|name for|named)\b", low):
+        intent = BY_NAME["grades"]
+    # a price bound without words of value is a shopping question ("griffey rookie under $30?")
+    if intent is not None and intent.name == "price" and re.search(r"\b(under|below|less than|cheaper than|"
+                                                                   r"up to|at most)\s*\$?\s*\d", low) \
+            and not re.search(r"\b(worth|value|sells? for|sold for|price of|go(es)? for)\b", low):
+        intent = BY_NAME["marketplace"]
     return intent, confidence
 
 
 PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
                          r"difference|\$|bucks|dollars)\b")
-POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|"
+POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|total|"
                        r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
 
 

@@ -22,8 +22,8 @@ _GROUP = {"year": "year", "years": "year", "release": "release", "releases": "re
           "character": "player", "manufacturer": "manufacturer", "manufacturers": "manufacturer",
           "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
 FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then|same|now)\b|\b(its|it|that one|that card|"
-                       r"same card|this card|his|her|their|him|them|those|these|the same)\b", re.I)
-ASKED_WHICH = re.compile(r"Which one do you mean\?|^I found \d+ cards?", re.I)
+                       r"same card|this card|his|her|their|him|them|those|these|the same|that|this|one)\b", re.I)
+ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
 @dataclass
@@ -59,7 +59,8 @@ def parse(text: str, history: list[str] | None = None, last_answer: str = "") ->
         e.group_by = _GROUP[g.group(1).lower()]
     if history:
         e.reply = bool(ASKED_WHICH.search(last_answer or ""))
-        e.follow_up = e.reply or bool(FOLLOW_UP.search(text)) or len(text.split()) <= 4
+        # no words that could name a card: the card is the one the conversation is about
+        e.follow_up = e.reply or bool(FOLLOW_UP.search(text)) or len(text.split()) <= 4 or not e.has_card_words
     return e
 
 
@@ -107,7 +108,7 @@ def tied(link: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def chosen_card(link: dict[str, Any] | None, e: Entities) -> dict[str, Any] | None:
+def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False) -> dict[str, Any] | None:
     """The card the question means, or None when the link found none or several equally good."""
     if not link or not isinstance(link, dict):
         return None
@@ -118,4 +119,11 @@ def chosen_card(link: dict[str, Any] | None, e: Entities) -> dict[str, Any] | No
         options = tied(link) or cards
         i = e.ordinal - 1 if e.ordinal > 0 else len(options) - 1
         return options[i] if 0 <= i < len(options) else None
+    named = any(x.get("kind") == "name" and not x.get("alternate") for x in link.get("entities") or [])
+    options = tied(link)
+    if priced and named and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
+        # a price question about cards the words do not tell apart: the one with market data
+        with_data = [c for c in options if c.get("gradePrices") or c.get("rawPrice")]
+        if len(with_data) == 1:
+            return with_data[0]
     return None

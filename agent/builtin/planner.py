@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.builtin import answers
+from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
 from agent.builtin.linking import chosen_card, link_history, link_text, parse
@@ -59,6 +59,8 @@ def understand(conv: Conversation) -> State:
     st = State(intent, ent, conv, confidence)
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
+    elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
+        st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
 
 
@@ -72,7 +74,7 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
 
 
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent)
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st))
 
 
 def _card_id(st: State) -> str | None:
@@ -81,7 +83,8 @@ def _card_id(st: State) -> str | None:
 
 
 def _release_id(st: State) -> str | None:
-    rels = _entities(st, "release")
+    # a segment word ("pokemon") scopes by segment; it names a release only when nothing else does
+    rels = [e for e in _entities(st, "release") if not _segment_word(e)] or _entities(st, "release")
     year = st.ent.year
     if rels:
         rels.sort(key=lambda e: (not (year and str(e.get("year") or "").startswith(year)), -e.get("score", 0)))
@@ -175,7 +178,9 @@ def _want_card_ids(st: State) -> list[str] | None:
 
 
 def _linked_name(st: State) -> str | None:
-    names = _entities(st, "name")
+    """A name to pull a random card of; words that also name a release or set ("fossil") scope instead."""
+    scopes = {fold(e.get("phrase") or "") for e in _entities(st, "release") + _entities(st, "set")}
+    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes]
     return names[0]["name"] if names else None
 
 
@@ -241,7 +246,8 @@ def variable(st: State, name: str) -> Any:
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_id": _random_release_id,
-                 "release_year": _release_year, "base_set_id": _base_set_id}
+                 "release_year": _release_year, "base_set_id": _base_set_id,
+                 "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
     return resolvers[name](st) if name in resolvers else None
 
 
@@ -277,6 +283,7 @@ PREDICATES = {
     "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
+    "names_owned": lambda st: answers.collection.named_owned(st) is not None,
 }
 
 

@@ -156,3 +156,73 @@ def test_protocol_wraps_calls_deterministically():
     body["tool_choice"] = "none"
     assert handle_chat(body)["choices"][0]["finish_reason"] == "stop"
     assert handle_chat_json(b"not json")[0] == 400
+
+
+@pytest.mark.parametrize("text,company,grade", [
+    ("2008 topps josh beckett 555", None, None),          # a player's surname, not the grading company
+    ("what grades does beckett use", "BGS", None),
+    ("how many gem mint shuckle have been graded", "PSA", "10"),   # gem mint with no company: PSA 10
+    ("bgs gem mint jordan", "BGS", "10"),
+])
+def test_company_words_in_names_and_gem_mint(text, company, grade):
+    r = read(text)
+    assert (r.company, r.grade) == (company, grade)
+
+
+def test_follow_up_without_card_words_is_about_the_earlier_card():
+    d = first_calls("what does a psa 10 sell for", history=["2008 topps josh beckett 555"])
+    assert d.calls and d.calls[0][0] == "catalog_link"
+    assert d.calls[0][1]["history"] == ["2008 topps josh beckett 555"]
+
+
+@pytest.mark.parametrize("question,family", [
+    ("suggestion: let me export my collection to csv", "feedback"),
+    ("found a bug - my want list doesn't show graded cards", "feedback"),
+    ("good morning!", "unknown"),
+    ("thank you so much", "unknown"),
+    ("john kruk 89 fleer", "details"),
+    ("what's a psa 9 called", "grades"),
+    ("pop count for base set alakazam", "population"),
+])
+def test_families_settled_by_their_words(question, family):
+    intent, _ = intents.classify(question)
+    assert intent is not None and intent.name == family
+
+
+def _ent(name, phrase, exact=False, kind="name"):
+    from tools.catalog_link import LinkedEntity
+    return LinkedEntity(kind=kind, name=name, phrase=phrase, score=1.0, exact=exact, count=1, ids=["x"])
+
+
+def test_neighbouring_words_of_different_names_are_not_linked():
+    from tools.catalog_link import _drop_split_names
+    lebron, james = [_ent("Juan LeBron", "lebron")], [_ent("James Wood", "james"), _ent("Dion James", "james")]
+    ents, unlinked = lebron + james, []
+    _drop_split_names([(0, 1, lebron), (1, 1, james)], ents, unlinked, ["lebron", "james"])
+    assert ents == [] and unlinked == ["lebron", "james"]
+    # a misspelt first name that belongs with the surname next to it stays
+    ozzy, smith = [_ent("Izzy Molina", "ozzy")], [_ent("Ozzie Smith", "smith"), _ent("Lee Smith", "smith")]
+    ents, unlinked = ozzy + smith, []
+    _drop_split_names([(0, 1, ozzy), (1, 1, smith)], ents, unlinked, ["ozzy", "smith"])
+    assert len(ents) == 3 and unlinked == []
+
+
+OWNED = {"groups": [{"topCards": [
+    {"cardId": "c1", "cardName": "Charizard", "releaseName": "Base Set", "releaseYear": "1999", "buyPrice": "450.00",
+     "currentValue": "5124.50"},
+    {"cardId": "c2", "cardName": "Shining Charizard", "releaseName": "Neo Destiny", "releaseYear": "2002",
+     "buyPrice": "700.00", "currentValue": "510.50"}]}]}
+
+
+@pytest.mark.parametrize("question,says,not_says", [
+    ("which of my cards are going up?", "Charizard (1999 Base Set) (+$4,674.50)", "Shining"),
+    ("did i make money on my shining charizard?", "Shining Charizard (2002 Neo Destiny) is down $189.50", "$4,674"),
+    ("how is my base set charizard doing vs what i paid", "is up $4,674.50", "Shining"),
+])
+def test_my_cards_against_what_i_paid(question, says, not_says):
+    from agent.builtin.answers.collection import collection_roi
+    st = planner.understand(from_messages([{"role": "user", "content": question}], specs(*ALL)))
+    assert st.intent.name == "collection_roi"
+    st.results["owned"] = OWNED
+    answer = collection_roi(st)
+    assert says in answer and not_says not in answer

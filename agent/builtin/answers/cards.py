@@ -223,14 +223,27 @@ def glossary(st: State) -> str | None:
     words = set(re.findall(r"[a-z0-9]+", text))
     for a in g(r, "attributes", default=[]) if r else []:
         short, name = (a.get("shortName") or "").lower(), (a.get("name") or "").lower()
-        if short in words or (name and (name in text or any(w in words for w in name.split() if len(w) > 3))) or \
-                (short == "au" and "auto" in words) or (short == "rc" and "rookie" in words):
+        if short in words and short not in TERMS or (name and len(name) > 3 and re.search(rf"\b{re.escape(name)}\b", text)):
             desc = f": {a['description']}" if a.get("description") else ""
             return (f"{a.get('shortName')} means {a.get('name')}{desc}. The catalog marks "
-                    f"{int(a.get('cardCount') or 0):,} cards with it.")
+                    f"{int(a.get('cardCount') or 0):,} cards with it. Ask me which cards have it.")
+    for key, meaning in TERMS.items():
+        if key in words:
+            return f"{meaning} I can find such cards in the catalog: ask e.g. \"1989 Upper Deck rookies\"."
     from agent.builtin.answers.common import unanswerable
 
     return unanswerable(st)
+
+
+# collectors' shorthand the catalog's attribute list may not spell out
+_ROOKIE = "RC means rookie card: a player's first regular card from a major release."
+_AUTO = "Auto (AU) means an autographed card: signed by the player, on card or on a sticker."
+TERMS = {"rc": _ROOKIE, "rookie": _ROOKIE, "auto": _AUTO, "au": _AUTO, "autograph": _AUTO,
+         "sp": "SP means short print: a card printed in smaller numbers than the rest of its set.",
+         "ssp": "SSP means super short print: rarer still than a short print.",
+         "refractor": "A refractor is a Topps Chrome/Bowman Chrome parallel with a rainbow-reflective finish.",
+         "slab": "A slab is the sealed plastic holder a grading company returns a graded card in.",
+         "raw": "Raw means ungraded: a card not in a grading company's slab."}
 
 
 def help_(st: State) -> str | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent.builtin.answers.common import card_label, g, plural, usd
 from agent.builtin.state import State
+from tools._linking import fold
 
 
 def _release_label(item: dict[str, Any], name_key: str) -> str:
@@ -57,7 +59,61 @@ def collection_best(st: State) -> str | None:
     return f"Your top card is {_release_label(top, 'cardName')}, worth {usd(g(top, 'currentValue'))} (your most valuable)."
 
 
+def _owned_cards(st: State) -> list[dict[str, Any]]:
+    r = st.ok("owned") or {}
+    return [c for grp in g(r, "groups", default=[]) for c in g(grp, "topCards", default=[])]
+
+
+def _card_move(c: dict[str, Any]) -> float | None:
+    if g(c, "currentValue") is None or g(c, "buyPrice") is None:
+        return None
+    return float(c["currentValue"]) - float(c["buyPrice"])
+
+
+def named_owned(st: State) -> dict[str, Any] | None:
+    """The owned card the question names by its full name ("my shining charizard"), longest first."""
+    words = set(fold(st.ent.text).split())
+    named = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()
+             and set(fold(c["cardName"]).split()) <= words]
+    return max(named, key=lambda x: len(fold(x["cardName"]).split())) if named else None
+
+
+def owned_gain(st: State) -> str | None:
+    """One owned card against what was paid, when the question names it ("my ryne sandberg")."""
+    c = named_owned(st)
+    if c is None:
+        return None
+    detail = st.ok("owned_card")
+    label = card_label(detail) if detail else _release_label(c, "cardName")
+    move = _card_move(c)
+    if move is None:
+        return f"I can't tell how {label} is doing: it has no market value or no purchase price recorded."
+    word = "up" if move > 0 else "down" if move < 0 else "even"
+    return (f"Your {label} is {word} {usd(abs(move))}: worth {usd(c['currentValue'])} now against "
+            f"{usd(c['buyPrice'])} paid.")
+
+
+def owned_movers(st: State) -> str | None:
+    """Which owned cards are up and which are down against what was paid."""
+    cards = [(c, _card_move(c)) for c in _owned_cards(st)]
+    cards = [(c, m) for c, m in cards if m is not None]
+    if not cards:
+        return None
+    up = [f"{_release_label(c, 'cardName')} (+{usd(m)})" for c, m in sorted(cards, key=lambda t: -t[1]) if m > 0]
+    down = [f"{_release_label(c, 'cardName')} (-{usd(-m)})" for c, m in sorted(cards, key=lambda t: t[1]) if m < 0]
+    if re.search(r"\b(down|losing|lost|dropp\w*|falling)\b", st.ent.text, re.I):
+        return f"Down on what you paid: {', '.join(down)}." if down else "None of your cards is down on what you paid."
+    return f"Up on what you paid: {', '.join(up)}." if up else "None of your cards is up on what you paid."
+
+
 def collection_roi(st: State) -> str | None:
+    one = owned_gain(st)
+    if one:
+        return one
+    if re.search(r"\b(which|what) (of my )?cards\b|\bmy cards\b.*\b(up|down)\b", st.ent.text, re.I):
+        movers = owned_movers(st)
+        if movers:
+            return movers
     a = _analytics(st)
     if a is None:
         return None

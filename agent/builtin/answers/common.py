@@ -67,7 +67,12 @@ def the_card(st: State) -> dict[str, Any]:
     detail = st.ok("catalog_card")
     if detail:
         return detail
-    return chosen_card(st.ok("link"), st.ent) or {"name": "this card"}
+    return chosen_card(st.ok("link"), st.ent, priced=priced(st)) or {"name": "this card"}
+
+
+def priced(st: State) -> bool:
+    """A question about market data (the card with data wins a tie)."""
+    return st.intent is not None and st.intent.name in ("price", "trend", "marketplace")
 
 
 def unanswerable(st: State) -> str:

@@ -63,7 +63,7 @@ def _catalog_price(st: State, key: str) -> float | None:
             return float(source[key])
     from agent.builtin.linking import chosen_card
 
-    linked = chosen_card(st.ok("link"), st.ent) or {}
+    linked = chosen_card(st.ok("link"), st.ent, priced=True) or {}
     v = g(linked, "gradePrices", default={}).get(key)
     return float(v) if v is not None else None
 
@@ -281,7 +281,9 @@ def population(st: State) -> str | None:
         who = e.company or "graded"
         if not seen:
             return f"The {who} report for {name} has no {e.grade} entry (no data).{synthetic}"
-        q = f", plus {qualified:,} qualified (with a qualifier such as OC or ST, counted apart)" if qualified else ""
+        asked = re.search(r"\b(oc|qualifiers?|qualified)\b", e.text, re.I) is not None
+        q = f", plus {qualified:,} qualified (with a qualifier such as OC or ST, counted apart)" \
+            if qualified or asked else ""
         return f"There are {plain:,} {who} {e.grade} copies of {name}{q} (population report).{synthetic}"
     if e.company:
         n = sum(int(g(x, "total_population", default=0)) for x in chosen)
