@@ -19,7 +19,8 @@ from evals.suite import KINDS, load_suite, suite_settings
 from tests.conftest import shared_data
 
 SUITES = Path(__file__).resolve().parents[2] / "evals" / "suites"
-PARTS = {"tuning": SUITES / "collector-tuning.yaml", "held-out": SUITES / "collector-heldout.yaml"}
+PARTS = {"tuning": SUITES / "collector-tuning.yaml", "dev": SUITES / "collector-dev.yaml",
+         "held-out": SUITES / "collector-heldout.yaml"}
 
 
 def _cases(part: str):
