@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.builtin.answers import cards, collection, market
-from agent.builtin.answers.common import NAMES, missing, priced, unanswerable, unavailable, which_card
+from agent.builtin.answers.common import NAMES, missing, priced as priced, unanswerable, unavailable, which_card
 from agent.builtin.state import State, is_error
 
 COMPOSERS = {
