@@ -243,8 +243,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
 
 
 def _classify(text: str) -> tuple[Intent | None, float]:
-    words = re.findall(r"[a-z']+", text.lower())
-    if words and all(w in CHAT for w in words):
+    said = re.findall(r"[a-z']+", text.lower())
+    if said and all(w in CHAT for w in said):
         return BY_NAME["unknown"], 1.0   # greetings and thanks: never a card name
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):

@@ -95,8 +95,7 @@ def owned_gain(st: State) -> str | None:
 
 def owned_movers(st: State) -> str | None:
     """Which owned cards are up and which are down against what was paid."""
-    cards = [(c, _card_move(c)) for c in _owned_cards(st)]
-    cards = [(c, m) for c, m in cards if m is not None]
+    cards = [(c, m) for c in _owned_cards(st) if (m := _card_move(c)) is not None]
     if not cards:
         return None
     up = [f"{_release_label(c, 'cardName')} (+{usd(m)})" for c, m in sorted(cards, key=lambda t: -t[1]) if m > 0]
