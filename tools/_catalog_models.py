@@ -9,7 +9,7 @@ from pydantic import Field
 
 from store.queries import catalog_cards as cq
 from store.queries.catalog_filters import parse_fields
-from tools._models import CamelOut, Out, ServerMessage, advisories, cents_to_money
+from tools._models import CamelOut, Page, ServerMessage, advisories, cents_to_money, listed_as
 from tools.errors import invalid
 
 
@@ -61,11 +61,7 @@ class CardDetail(CardOut):
     parallels: list[ParallelOut]  # type: ignore[assignment]  # the full parallel records here
 
 
-class CardsPage(Out):
-    cards: list[CardOut]
-    total_count: int
-    skip: int
-    take: int
+class CardsPage(Page[CardOut], alias_generator=listed_as("cards")):
     messages: list[ServerMessage] | None = None
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Annotated, Any, ClassVar, Literal
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -55,6 +56,42 @@ class Out(BaseModel):
 
 class CamelOut(Out):
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, alias_generator=to_camel)
+
+
+ItemT = TypeVar("ItemT")
+
+
+class Window(Protocol):
+    """What a list query says about its page: how many rows it skips and takes."""
+
+    @property
+    def skip(self) -> int: ...
+
+    @property
+    def take(self) -> int: ...
+
+
+def listed_as(key: str) -> Callable[[str], str]:
+    """The alias generator of a ``Page`` subclass: its rows are published under ``key``."""
+    return lambda name: key if name == "items" else name
+
+
+class Page(Out, Generic[ItemT]):
+    """One page of a list answer: the rows under the endpoint's published key, the total and the window.
+
+    A subclass names the key and is the schema's name in the document:
+    ``class SetsPage(Page[SetOut], alias_generator=listed_as("sets")): ...``
+    """
+
+    items: list[ItemT]
+    total_count: int
+    skip: int
+    take: int
+
+    @classmethod
+    def of(cls, items: Sequence[ItemT], total: int, window: Window, **more: Any) -> Self:
+        """The page of ``items`` out of ``total`` that ``window`` (the query's skip and take) asked for."""
+        return cls(items=list(items), total_count=total, skip=window.skip, take=window.take, **more)
 
 
 # --------------------------------------------------------------------------- field types

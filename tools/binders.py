@@ -10,7 +10,7 @@ from pydantic import Field
 from store.models import Binder as BinderRow
 from store.models import BinderCard as LinkRow
 from store.queries import collections as q
-from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take
+from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Page, Skip, Take, listed_as
 from tools._owned import Description, Name, Text, collection_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
@@ -50,11 +50,8 @@ class BindersQuery(CollectionRef):
     order: Order = "asc"
 
 
-class BindersPage(Out):
-    binders: list[Binder]
-    total_count: int
-    skip: int
-    take: int
+class BindersPage(Page[Binder], alias_generator=listed_as("binders")):
+    pass
 
 
 class BinderCreate(CollectionRef):
@@ -76,11 +73,8 @@ class BinderCardsQuery(BinderRef):
     skip: Skip = 0
 
 
-class BinderCardsPage(Out):
-    cards: list[BinderCard]
-    total_count: int
-    skip: int
-    take: int
+class BinderCardsPage(Page[BinderCard], alias_generator=listed_as("cards")):
+    pass
 
 
 class BinderCardAdd(BinderRef):
@@ -106,7 +100,7 @@ async def binders_list(ctx: ToolContext, query: BindersQuery) -> BindersPage:
         coll = await collection_or_404(s, ctx, query.collection_id)
         rows, total = await q.list_binders(session=s, collection_id=coll.id, name=query.name, sort=query.sort,
                                            order=query.order, skip=query.skip, take=query.take)
-    return BindersPage(binders=[binder_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return BindersPage.of([binder_out(r) for r in rows], total, query)
 
 
 @tool("binder_create", method="POST", path="/v1/collection/{collectionId}/binders", status=201,
@@ -159,7 +153,7 @@ async def binder_cards_list(ctx: ToolContext, query: BinderCardsQuery) -> Binder
     async with ctx.transaction() as s:
         binder = await _binder_or_404(s, ctx, query.collection_id, query.binder_id)
         rows, total = await q.list_binder_cards(session=s, binder_id=binder.id, skip=query.skip, take=query.take)
-    return BinderCardsPage(cards=[link_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return BinderCardsPage.of([link_out(r) for r in rows], total, query)
 
 
 @tool("binder_card_add", method="POST", path="/v1/collection/{collectionId}/binders/{binderId}/cards", status=201,

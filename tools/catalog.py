@@ -7,7 +7,7 @@ from collections import defaultdict
 from pydantic import Field
 
 from store.queries import catalog as q
-from tools._models import BoolStr, CamelOut, In, Order, Out, Skip, Take
+from tools._models import BoolStr, CamelOut, In, Order, Out, Page, Skip, Take, listed_as
 from tools._registry import tool
 from tools.context import ToolContext
 
@@ -29,11 +29,8 @@ class SegmentsQuery(In):
     order: Order = "asc"
 
 
-class SegmentsPage(Out):
-    segments: list[Segment]
-    total_count: int
-    skip: int
-    take: int
+class SegmentsPage(Page[Segment], alias_generator=listed_as("segments")):
+    pass
 
 
 @tool("catalog_segments", method="GET", path="/v1/catalog/segments", cache=True)
@@ -45,76 +42,76 @@ async def search_segments(ctx: ToolContext, query: SegmentsQuery) -> SegmentsPag
             session=s, name=query.name, identifiable=ident, order=query.order, skip=query.skip, take=query.take
         )
     segs = [Segment(id=str(r[0].id), name=r[0].name, shortname=r[0].shortname, is_identifiable=bool(r[1])) for r in rows]
-    return SegmentsPage(segments=segs, total_count=total, skip=query.skip, take=query.take)
+    return SegmentsPage.of(segs, total, query)
 
 
 class StatisticsQuery(In):
     pass
 
 
-class _SegCount(Out):
+class SegmentCount(Out):
     id: str
     name: str
     count: int
 
 
-class _ManCount(CamelOut):
+class ManufacturerCount(CamelOut):
     id: str
     name: str
     release_count: int
 
 
-class _YearCount(Out):
+class YearCount(Out):
     year: str
     count: int
 
 
-class _SegYears(CamelOut):
+class SegmentYears(CamelOut):
     segment_name: str
     total: int
-    by_year: list[_YearCount]
+    by_year: list[YearCount]
 
 
-class _Segments(Out):
+class SegmentStats(Out):
     total: int
-    breakdown: list[_SegCount]
+    breakdown: list[SegmentCount]
 
 
-class _Manufacturers(Out):
+class ManufacturerStats(Out):
     total: int
-    breakdown: list[_ManCount]
+    breakdown: list[ManufacturerCount]
 
 
-class _Releases(CamelOut):
+class ReleaseStats(CamelOut):
     total: int
-    by_segment: list[_SegYears]
+    by_segment: list[SegmentYears]
 
 
-class _Sets(Out):
+class SetStats(Out):
     total: int
     identifiable: int
 
 
-class _Cards(Out):
+class CardStats(Out):
     total: int
     base: int
     variations: int
     parallels: int
 
 
-class _Parallels(CamelOut):
+class ParallelStats(CamelOut):
     total: int
     full_set: int
     partial: int
 
 
 class Statistics(Out):
-    segments: _Segments
-    manufacturers: _Manufacturers
-    releases: _Releases
-    sets: _Sets
-    cards: _Cards
-    parallels: _Parallels
+    segments: SegmentStats
+    manufacturers: ManufacturerStats
+    releases: ReleaseStats
+    sets: SetStats
+    cards: CardStats
+    parallels: ParallelStats
 
 
 @tool("catalog_statistics", method="GET", path="/v1/catalog/statistics", cache=True, public=True)
@@ -122,20 +119,20 @@ async def catalog_statistics(ctx: ToolContext, _: StatisticsQuery) -> Statistics
     """Catalog size: counts of segments, manufacturers, releases (by segment and year), sets, cards, parallels."""
     async with ctx.transaction() as s:
         st = await q.statistics(session=s)
-    years: dict[str, list[_YearCount]] = defaultdict(list)
+    years: dict[str, list[YearCount]] = defaultdict(list)
     for seg_name, year, n in st["releases_by_year"]:
-        years[seg_name].append(_YearCount(year=year or "", count=n))
-    by_segment = [_SegYears(segment_name=k, total=sum(y.count for y in v), by_year=v) for k, v in years.items()]
+        years[seg_name].append(YearCount(year=year or "", count=n))
+    by_segment = [SegmentYears(segment_name=k, total=sum(y.count for y in v), by_year=v) for k, v in years.items()]
     releases_total = sum(r[2] for r in st["segments"])
     return Statistics(
-        segments=_Segments(total=len(st["segments"]),
-                           breakdown=[_SegCount(id=str(i), name=n, count=c) for i, n, c in st["segments"]]),
-        manufacturers=_Manufacturers(total=len(st["manufacturers"]),
-                                     breakdown=[_ManCount(id=str(i), name=n, release_count=c) for i, n, c in st["manufacturers"]]),
-        releases=_Releases(total=releases_total, by_segment=by_segment),
-        sets=_Sets(total=st["sets_total"], identifiable=st["sets_identifiable"]),
-        cards=_Cards(total=st["cards_total"], base=st["cards_total"] - st["cards_variations"],
+        segments=SegmentStats(total=len(st["segments"]),
+                           breakdown=[SegmentCount(id=str(i), name=n, count=c) for i, n, c in st["segments"]]),
+        manufacturers=ManufacturerStats(total=len(st["manufacturers"]),
+                                     breakdown=[ManufacturerCount(id=str(i), name=n, release_count=c) for i, n, c in st["manufacturers"]]),
+        releases=ReleaseStats(total=releases_total, by_segment=by_segment),
+        sets=SetStats(total=st["sets_total"], identifiable=st["sets_identifiable"]),
+        cards=CardStats(total=st["cards_total"], base=st["cards_total"] - st["cards_variations"],
                      variations=st["cards_variations"], parallels=st["parallels_total"]),
-        parallels=_Parallels(total=st["parallels_total"], full_set=st["parallels_total"] - st["parallels_partial"],
+        parallels=ParallelStats(total=st["parallels_total"], full_set=st["parallels_total"] - st["parallels_partial"],
                              partial=st["parallels_partial"]),
     )

@@ -11,7 +11,7 @@ from store.queries import catalog_browse as q
 from store.queries import catalog_cards as cq
 from store.queries.catalog_filters import CardFilter
 from tools._catalog_models import CardsPage, FieldKV, ParallelOut, card_items, page_messages, parallel_out
-from tools._models import BoolStr, CamelOut, Count, In, Order, Out, Skip, Take, UUIDStr, Year
+from tools._models import BoolStr, CamelOut, Count, In, Order, Out, Page, Skip, Take, UUIDStr, Year, listed_as
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import not_found
@@ -61,11 +61,8 @@ class ReleasesQuery(_ReleaseFilters):
     skip: Skip = 0
 
 
-class ReleasesPage(Out):
-    releases: list[ReleaseOut]
-    total_count: int
-    skip: int
-    take: int
+class ReleasesPage(Page[ReleaseOut], alias_generator=listed_as("releases")):
+    pass
 
 
 @tool("catalog_releases", method="GET", path="/v1/catalog/releases", cache=True)
@@ -74,7 +71,7 @@ async def search_releases(ctx: ToolContext, query: ReleasesQuery) -> ReleasesPag
     async with ctx.transaction() as s:
         rows, total = await q.search_releases(session=s, skip=query.skip, take=query.take, sort=query.sort,
                                               order=query.order, **query.filters())
-    return ReleasesPage(releases=[release_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return ReleasesPage.of([release_out(r) for r in rows], total, query)
 
 
 class SetSummary(CamelOut):
@@ -128,8 +125,7 @@ async def _cards_of(ctx: ToolContext, f: CardFilter, query: Any, exists_check) -
         rows, total = await cq.search_cards(session=s, f=f, sort=query.sort or "number", order=query.order,
                                             skip=query.skip, take=query.take)
         cards = await card_items(s, rows)
-    return CardsPage(cards=cards, total_count=total, skip=query.skip, take=query.take,
-                     messages=page_messages(total, query.skip))
+    return CardsPage.of(cards, total, query, messages=page_messages(total, query.skip))
 
 
 @tool("catalog_release_cards", method="GET", path="/v1/catalog/releases/{id}/cards", cache=True)
@@ -196,11 +192,8 @@ class SetsQuery(_SetFilters):
     skip: Skip = 0
 
 
-class SetsPage(Out):
-    sets: list[SetOut]
-    total_count: int
-    skip: int
-    take: int
+class SetsPage(Page[SetOut], alias_generator=listed_as("sets")):
+    pass
 
 
 @tool("catalog_sets", method="GET", path="/v1/catalog/sets", cache=True)
@@ -209,7 +202,7 @@ async def search_sets(ctx: ToolContext, query: SetsQuery) -> SetsPage:
     async with ctx.transaction() as s:
         rows, total = await q.search_sets(session=s, skip=query.skip, take=query.take, sort=query.sort,
                                           order=query.order, **query.filters())
-    return SetsPage(sets=[set_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return SetsPage.of([set_out(r) for r in rows], total, query)
 
 
 class SetDetail(SetOut):

@@ -66,8 +66,8 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
                 for h in found[0] if (data := h.data() or {})]
         async with ctx.sessions() as s:
             cards = await card_items(s, rows)
-        return CardsPage(cards=cards, total_count=found[1], skip=query.skip, take=query.take,
-                         messages=page_messages(found[1], query.skip, query.year, query.min_year, query.max_year))
+        return CardsPage.of(cards, found[1], query,
+                            messages=page_messages(found[1], query.skip, query.year, query.min_year, query.max_year))
     async with ctx.transaction() as s:
         if found is not None:
             rows, total = await q.rows_in_order(session=s, card_ids=[uuid.UUID(h.id) for h in found[0]]), found[1]
@@ -75,8 +75,8 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
             rows, total = await q.search_cards(session=s, f=query.card_filter(query.field), sort=query.sort,
                                                order=query.order, skip=query.skip, take=query.take)
         cards = await card_items(s, rows)
-    return CardsPage(cards=cards, total_count=total, skip=query.skip, take=query.take,
-                     messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
+    return CardsPage.of(cards, total, query,
+                        messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
 
 
 async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[CardHit], int] | None:

@@ -12,19 +12,8 @@ from pydantic import Field
 
 from store.queries import catalog_meta as q
 from store.search import CardFilters
-from tools._models import (
-    Binary,
-    BoolStr,
-    CamelOut,
-    In,
-    Order,
-    Out,
-    Skip,
-    Take,
-    UUIDStr,
-    Year,
-)
-from tools._registry import tool
+from tools._models import Binary, BoolStr, CamelOut, In, Order, Out, Page, Skip, Take, UUIDStr, Year, listed_as
+from tools._registry import Tool, tool
 from tools._search import catalog_index
 from tools.context import ToolContext
 from tools.errors import not_found
@@ -44,11 +33,8 @@ class ManufacturerOut(Out):
     description: str | None = None
 
 
-class ManufacturersPage(Out):
-    manufacturers: list[ManufacturerOut]
-    total_count: int
-    skip: int
-    take: int
+class ManufacturersPage(Page[ManufacturerOut], alias_generator=listed_as("manufacturers")):
+    pass
 
 
 @tool("catalog_manufacturers", method="GET", path="/v1/catalog/manufacturers", cache=True)
@@ -57,9 +43,8 @@ async def search_manufacturers(ctx: ToolContext, query: ManufacturersQuery) -> M
     async with ctx.transaction() as s:
         rows, total = await q.search_manufacturers(session=s, name=query.name, order=query.order, skip=query.skip,
                                                    take=query.take)
-    return ManufacturersPage(manufacturers=[ManufacturerOut(id=str(r[0].id), name=r[0].name,
-                                                            description=r[0].description) for r in rows],
-                             total_count=total, skip=query.skip, take=query.take)
+    return ManufacturersPage.of([ManufacturerOut(id=str(r[0].id), name=r[0].name, description=r[0].description)
+                                 for r in rows], total, query)
 
 
 class ParallelsQuery(In):
@@ -100,11 +85,8 @@ def _par(row, cards=None, count=True) -> ParallelWithSet:
                            card_count=row.card_count if count else None)
 
 
-class ParallelsPage(Out):
-    parallels: list[ParallelWithSet]
-    total_count: int
-    skip: int
-    take: int
+class ParallelsPage(Page[ParallelWithSet], alias_generator=listed_as("parallels")):
+    pass
 
 
 @tool("catalog_parallels", method="GET", path="/v1/catalog/parallels", cache=True)
@@ -115,7 +97,7 @@ async def search_parallels(ctx: ToolContext, query: ParallelsQuery) -> Parallels
             session=s, name=query.name, release_id=query.release_id, release_name=query.release_name,
             year=query.year, min_year=query.min_year, max_year=query.max_year, sort=query.sort, order=query.order,
             skip=query.skip, take=query.take)
-    return ParallelsPage(parallels=[_par(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return ParallelsPage.of([_par(r) for r in rows], total, query)
 
 
 class IdQuery(In):
@@ -155,11 +137,8 @@ def _attr(row) -> AttributeOut:
                         card_count=row.card_count)
 
 
-class AttributesPage(Out):
-    attributes: list[AttributeOut]
-    total_count: int
-    skip: int
-    take: int
+class AttributesPage(Page[AttributeOut], alias_generator=listed_as("attributes")):
+    pass
 
 
 @tool("catalog_attributes", method="GET", path="/v1/catalog/attributes", cache=True)
@@ -168,7 +147,7 @@ async def search_attributes(ctx: ToolContext, query: AttributesQuery) -> Attribu
     async with ctx.transaction() as s:
         rows, total = await q.search_attributes(session=s, name=query.name, short_name=query.short_name,
                                                 sort=query.sort, order=query.order, skip=query.skip, take=query.take)
-    return AttributesPage(attributes=[_attr(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return AttributesPage.of([_attr(r) for r in rows], total, query)
 
 
 @tool("catalog_attribute", method="GET", path="/v1/catalog/attributes/{id}", cache=True)
@@ -203,11 +182,8 @@ def _field(row) -> FieldOut:
     return FieldOut(id=str(f.id), key=f.key, name=f.name, description=f.description, usage_count=row.usage)
 
 
-class FieldsPage(Out):
-    fields: list[FieldOut]
-    total_count: int
-    skip: int
-    take: int
+class FieldsPage(Page[FieldOut], alias_generator=listed_as("fields")):
+    pass
 
 
 @tool("catalog_fields", method="GET", path="/v1/catalog/fields", cache=True)
@@ -216,7 +192,7 @@ async def search_fields(ctx: ToolContext, query: FieldsQuery) -> FieldsPage:
     async with ctx.transaction() as s:
         rows, total = await q.search_fields(session=s, name=query.name, key=query.key, sort=query.sort,
                                             order=query.order, skip=query.skip, take=query.take)
-    return FieldsPage(fields=[_field(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return FieldsPage.of([_field(r) for r in rows], total, query)
 
 
 @tool("catalog_field", method="GET", path="/v1/catalog/fields/{id}", cache=True)
@@ -234,49 +210,36 @@ class Suggestions(Out):
     suggestions: list[str]
 
 
-class _AcBase(In):
+# each kind's query is the one before it plus one narrower filter
+class AcSegments(In):
     q: str = Field(min_length=1, max_length=200, description="Text typed so far")
 
 
-class AcCards(_AcBase):
+class AcManufacturers(AcSegments):
+    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
+
+
+class AcYears(AcManufacturers):
+    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
+
+
+class AcReleases(AcYears):
+    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
+
+
+class AcSets(AcReleases):
+    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
+
+
+class AcCards(AcSets):
     set_id: UUIDStr | None = Field(None, description="Set id (UUID)", alias="setId")
-    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
-    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
-    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
-
-
-class AcSets(_AcBase):
-    release_id: UUIDStr | None = Field(None, description="Release id (UUID)", alias="releaseId")
-    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
-    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
-
-
-class AcReleases(_AcBase):
-    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
-    year: Year | None = Field(None, description="Release year or season, e.g. 2024 or 1986-87")
-
-
-class AcManufacturers(_AcBase):
-    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
-
-
-class AcYears(_AcBase):
-    segment_id: UUIDStr | None = Field(None, description="Segment id (UUID)", alias="segmentId")
-    manufacturer_id: UUIDStr | None = Field(None, description="Manufacturer id (UUID)", alias="manufacturerId")
-
-
-class AcSegments(_AcBase):
-    pass
 
 
 AC_LIMIT = 10
 INDEXED_AC = {"cards": "card", "sets": "set", "releases": "release"}
 
 
-async def _ac(ctx: ToolContext, kind: str, query: _AcBase) -> Suggestions:
+async def _ac(ctx: ToolContext, kind: str, query: AcSegments) -> Suggestions:
     args = query.model_dump(exclude={"q"})
     if kind in INDEXED_AC:
         found = await _ac_from_index(ctx, INDEXED_AC[kind], query.q, args)
@@ -308,40 +271,29 @@ async def _ac_from_index(ctx: ToolContext, kind: str, text: str, args: dict) -> 
     return out[:AC_LIMIT]
 
 
-@tool("autocomplete_cards", method="GET", path="/v1/autocomplete/cards", cache=True)
-async def autocomplete_cards(ctx: ToolContext, query: AcCards) -> Suggestions:
-    """Suggest up to 10 unique card names matching the typed words (prefixes, any order, small typos), best first."""
-    return await _ac(ctx, "cards", query)
+def _autocomplete(kind: str, query_model: type[AcSegments], description: str) -> Tool:
+    """Register ``autocomplete_<kind>`` at ``GET /v1/autocomplete/<kind>``: ``_ac`` behind its own filters."""
+
+    async def complete(ctx: ToolContext, query: AcSegments) -> Suggestions:
+        return await _ac(ctx, kind, query)
+
+    complete.__name__ = complete.__qualname__ = f"autocomplete_{kind}"
+    complete.__doc__ = description
+    # the registry takes the input model (the query's parameters) from this annotation
+    complete.__annotations__ = {**complete.__annotations__, "query": query_model}
+    return tool(f"autocomplete_{kind}", method="GET", path=f"/v1/autocomplete/{kind}", cache=True)(complete)
 
 
-@tool("autocomplete_sets", method="GET", path="/v1/autocomplete/sets", cache=True)
-async def autocomplete_sets(ctx: ToolContext, query: AcSets) -> Suggestions:
-    """Suggest up to 10 set names matching the typed words (prefixes, any order, small typos), best first."""
-    return await _ac(ctx, "sets", query)
-
-
-@tool("autocomplete_releases", method="GET", path="/v1/autocomplete/releases", cache=True)
-async def autocomplete_releases(ctx: ToolContext, query: AcReleases) -> Suggestions:
-    """Suggest up to 10 release names matching the typed words (prefixes, any order, small typos), best first."""
-    return await _ac(ctx, "releases", query)
-
-
-@tool("autocomplete_manufacturers", method="GET", path="/v1/autocomplete/manufacturers", cache=True)
-async def autocomplete_manufacturers(ctx: ToolContext, query: AcManufacturers) -> Suggestions:
-    """Suggest up to 10 manufacturer names containing the typed text, alphabetically."""
-    return await _ac(ctx, "manufacturers", query)
-
-
-@tool("autocomplete_years", method="GET", path="/v1/autocomplete/years", cache=True)
-async def autocomplete_years(ctx: ToolContext, query: AcYears) -> Suggestions:
-    """Suggest up to 10 release years containing the typed text, chronologically."""
-    return await _ac(ctx, "years", query)
-
-
-@tool("autocomplete_segments", method="GET", path="/v1/autocomplete/segments", cache=True)
-async def autocomplete_segments(ctx: ToolContext, query: AcSegments) -> Suggestions:
-    """Suggest up to 10 segment names (Baseball, Pokemon...) containing the typed text."""
-    return await _ac(ctx, "segments", query)
+_TYPED_WORDS = "matching the typed words (prefixes, any order, small typos), best first"
+autocomplete_cards = _autocomplete("cards", AcCards, f"Suggest up to 10 unique card names {_TYPED_WORDS}.")
+autocomplete_sets = _autocomplete("sets", AcSets, f"Suggest up to 10 set names {_TYPED_WORDS}.")
+autocomplete_releases = _autocomplete("releases", AcReleases, f"Suggest up to 10 release names {_TYPED_WORDS}.")
+autocomplete_manufacturers = _autocomplete("manufacturers", AcManufacturers,
+                                           "Suggest up to 10 manufacturer names containing the typed text, alphabetically.")
+autocomplete_years = _autocomplete("years", AcYears,
+                                   "Suggest up to 10 release years containing the typed text, chronologically.")
+autocomplete_segments = _autocomplete("segments", AcSegments,
+                                      "Suggest up to 10 segment names (Baseball, Pokemon...) containing the typed text.")
 
 
 # --------------------------------------------------------------------------- calendar
@@ -364,11 +316,8 @@ class CalendarEntry(Out):
     manufacturer_id: str | None = None
 
 
-class CalendarPage(Out):
-    release_calendar: list[CalendarEntry]
-    total_count: int
-    skip: int
-    take: int
+class CalendarPage(Page[CalendarEntry], alias_generator=listed_as("release_calendar")):
+    pass
 
 
 @tool("release_calendar", method="GET", path="/v1/release-calendar/", cache=True)
@@ -383,7 +332,7 @@ async def release_calendar(ctx: ToolContext, query: CalendarQuery) -> CalendarPa
                              segment_id=str(r.segment_id) if r.segment_id else None,
                              manufacturer_id=str(r.manufacturer_id) if r.manufacturer_id else None)
                for (r,) in rows]
-    return CalendarPage(release_calendar=entries, total_count=total, skip=query.skip, take=query.take)
+    return CalendarPage.of(entries, total, query)
 
 
 # --------------------------------------------------------------------------- images

@@ -12,7 +12,7 @@ from store.search import CardFilters
 from store.search.fold import fold
 from store.search.index import EXACT, SAME_WORDS
 from tools._catalog_models import fields_or_400, page_messages
-from tools._models import CamelOut, In, Out, ServerMessage, Skip, Take, Year
+from tools._models import CamelOut, In, Page, ServerMessage, Skip, Take, Year, listed_as
 from tools._registry import tool
 from tools._search import catalog_index
 from tools.context import ToolContext
@@ -47,11 +47,7 @@ class SearchResult(CamelOut):
     match_kind: str | None = None
 
 
-class SearchPage(Out):
-    results: list[SearchResult]
-    total_count: int
-    skip: int
-    take: int
+class SearchPage(Page[SearchResult], alias_generator=listed_as("results")):
     messages: list[ServerMessage] | None = None
 
 
@@ -67,9 +63,8 @@ async def catalog_search(ctx: ToolContext, query: SearchQuery) -> SearchPage:
         rows, total = await q.search(session=s, q=query.q.strip(), kind=query.type, segment=query.segment,
                                      manufacturer=query.manufacturer, year=query.year, min_year=query.min_year,
                                      max_year=query.max_year, fields=fields, skip=query.skip, take=query.take)
-    return SearchPage(results=[SearchResult.model_validate(r) for r in rows], total_count=total, skip=query.skip,
-                      take=query.take,
-                      messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
+    return SearchPage.of([SearchResult.model_validate(r) for r in rows], total, query,
+                         messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
 
 
 async def _from_index(ctx: ToolContext, query: SearchQuery) -> SearchPage | None:
@@ -103,5 +98,5 @@ async def _from_index(ctx: ToolContext, query: SearchQuery) -> SearchPage | None
         exact = fold(row["name"]) == words
         results.append(SearchResult.model_validate({**row, "relevance": round(min(1.0, -neg_score / top), 4),
                                                     "matchKind": "exact" if exact else "fuzzy"}))
-    return SearchPage(results=results, total_count=total, skip=query.skip, take=query.take,
-                      messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
+    return SearchPage.of(results, total, query,
+                         messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))

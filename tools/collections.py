@@ -12,7 +12,7 @@ from pydantic import Field, RootModel
 from store.models import Collection as CollectionRow
 from store.models import CollectionCard as EntryRow
 from store.queries import collections as q
-from tools._models import BoolStr, CamelIn, CamelOut, DateStr, LooseUUIDStr, Money, Order, Out, Skip, Take
+from tools._models import BoolStr, CamelIn, CamelOut, DateStr, LooseUUIDStr, Money, Order, Out, Page, Skip, Take, listed_as
 from tools._models import cents_to_money
 from tools._owned import (BatchError, Description, Name, Quantity, Text, cents, collection_or_404, collector_or_404,
                           uid)
@@ -76,11 +76,8 @@ class CollectionsQuery(CamelIn):
     order: Order = "asc"
 
 
-class CollectionsPage(Out):
-    collections: list[Collection]
-    total_count: int
-    skip: int
-    take: int
+class CollectionsPage(Page[Collection], alias_generator=listed_as("collections")):
+    pass
 
 
 class CollectionCreate(CamelIn):
@@ -105,8 +102,7 @@ async def collections_list(ctx: ToolContext, query: CollectionsQuery) -> Collect
         rows, total = await q.list_collections(
             session=s, key_id=ctx.key_id(), collector_id=uid(query.collector_id) if query.collector_id else None,
             name=query.name, sort=query.sort, order=query.order, skip=query.skip, take=query.take)
-    return CollectionsPage(collections=[collection_out(r) for r in rows], total_count=total, skip=query.skip,
-                           take=query.take)
+    return CollectionsPage.of([collection_out(r) for r in rows], total, query)
 
 
 @tool("collection_create", method="POST", path="/v1/collection/", status=201)
@@ -201,11 +197,8 @@ class CardsQuery(CollectionRef):
     order: Order = "desc"
 
 
-class CardsPage(Out):
-    cards: list[CollectionCard]
-    total_count: int
-    skip: int
-    take: int
+class CardsPage(Page[CollectionCard], alias_generator=listed_as("cards")):
+    pass
 
 
 def _entry_row(collection_id: uuid.UUID, item: CardItem) -> EntryRow:
@@ -263,7 +256,7 @@ async def collection_cards_list(ctx: ToolContext, query: CardsQuery) -> CardsPag
             grade_id=uid(query.grade_id) if query.grade_id else None,
             has_sold=None if query.has_sold is None else query.has_sold == "true",
             sort=query.sort, order=query.order, skip=query.skip, take=query.take)
-    return CardsPage(cards=[entry_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return CardsPage.of([entry_out(r) for r in rows], total, query)
 
 
 async def entry_or_404(s, ctx: ToolContext, collection_id: str, entry_id: str) -> EntryRow:

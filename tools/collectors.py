@@ -8,7 +8,7 @@ from pydantic import Field
 
 from store.models import Collector as CollectorRow
 from store.queries import collections as q
-from tools._models import CamelIn, CamelOut, In, LooseUUIDStr, Out, Skip, Take
+from tools._models import CamelIn, CamelOut, In, LooseUUIDStr, Page, Skip, Take, listed_as
 from tools._owned import Name, collector_or_404
 from tools._registry import tool
 from tools.context import ToolContext
@@ -28,11 +28,8 @@ class CollectorsQuery(In):
     skip: Skip = 0
 
 
-class CollectorsPage(Out):
-    collectors: list[Collector]
-    total_count: int
-    skip: int
-    take: int
+class CollectorsPage(Page[Collector], alias_generator=listed_as("collectors")):
+    pass
 
 
 class CollectorCreate(CamelIn):
@@ -52,8 +49,7 @@ async def collectors_list(ctx: ToolContext, query: CollectorsQuery) -> Collector
     """List the collectors (collection owners) of this API key, oldest first."""
     async with ctx.transaction() as s:
         rows, total = await q.list_collectors(session=s, key_id=ctx.key_id(), skip=query.skip, take=query.take)
-    return CollectorsPage(collectors=[collector_out(r) for r in rows], total_count=total, skip=query.skip,
-                          take=query.take)
+    return CollectorsPage.of([collector_out(r) for r in rows], total, query)
 
 
 @tool("collector_create", method="POST", path="/v1/collectors/", status=201)

@@ -25,7 +25,7 @@ from tools._identify_extras import (
     AutoGradeRef, ParallelMatch, QualifierRef, add_card_fields, label_auto_grade, label_qualifier, photo_messages,
 )
 from tools._identify_spot import CatalogNames, RequestNames
-from tools._models import CamelOut, In, Out, ServerMessage, Skip, Take, Upload, UUIDStr
+from tools._models import CamelOut, In, Out, Page, ServerMessage, Skip, Take, UUIDStr, Upload, listed_as
 from tools._registry import tool
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
@@ -599,11 +599,8 @@ class IdentifiableSet(Out):
     set_id: str
 
 
-class IdentifiableSetsPage(Out):
-    sets: list[IdentifiableSet]
-    total_count: int
-    skip: int
-    take: int
+class IdentifiableSetsPage(Page[IdentifiableSet], alias_generator=listed_as("sets")):
+    pass
 
 
 class ListSetsIn(In):
@@ -616,9 +613,8 @@ async def identify_list_sets(ctx: ToolContext, inp: ListSetsIn) -> IdentifiableS
     """List the sets whose cards photo identification can recognise (year, release, segment, set name and id)."""
     async with ctx.transaction() as s:
         rows, total = await q.identifiable_sets(session=s, skip=inp.skip, take=inp.take)
-    return IdentifiableSetsPage(sets=[IdentifiableSet(year=r[0] or "", release_name=r[1], segment_name=r[2],
-                                                      set_name=r[3], set_id=str(r[4])) for r in rows],
-                                total_count=total, skip=inp.skip, take=inp.take)
+    return IdentifiableSetsPage.of([IdentifiableSet(year=r[0] or "", release_name=r[1], segment_name=r[2],
+                                                    set_name=r[3], set_id=str(r[4])) for r in rows], total, inp)
 
 
 class CheckSetIn(In):

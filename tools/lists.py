@@ -10,7 +10,7 @@ from pydantic import Field, RootModel
 from store.models import WantList as ListRow
 from store.models import WantListCard as ListCardRow
 from store.queries import collections as q
-from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take
+from tools._models import CamelIn, CamelOut, LooseUUIDStr, Order, Out, Page, Skip, Take, listed_as
 from tools._owned import BatchError, Description, Name, Text, collector_or_404, list_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
@@ -47,11 +47,8 @@ class ListsQuery(CamelIn):
     order: Order = "asc"
 
 
-class ListsPage(Out):
-    lists: list[WantList]
-    total_count: int
-    skip: int
-    take: int
+class ListsPage(Page[WantList], alias_generator=listed_as("lists")):
+    pass
 
 
 class ListCreate(CamelIn):
@@ -74,11 +71,8 @@ class ListCardsQuery(ListRef):
     skip: Skip = 0
 
 
-class ListCardsPage(Out):
-    cards: list[ListCard]
-    total_count: int
-    skip: int
-    take: int
+class ListCardsPage(Page[ListCard], alias_generator=listed_as("cards")):
+    pass
 
 
 class ListCardItem(CamelIn):
@@ -110,7 +104,7 @@ async def lists_list(ctx: ToolContext, query: ListsQuery) -> ListsPage:
         rows, total = await q.list_lists(
             session=s, key_id=ctx.key_id(), collector_id=uid(query.collector_id) if query.collector_id else None,
             name=query.name, sort=query.sort, order=query.order, skip=query.skip, take=query.take)
-    return ListsPage(lists=[list_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return ListsPage.of([list_out(r) for r in rows], total, query)
 
 
 @tool("list_create", method="POST", path="/v1/lists/", status=201)
@@ -157,7 +151,7 @@ async def list_cards_list(ctx: ToolContext, query: ListCardsQuery) -> ListCardsP
     async with ctx.transaction() as s:
         row = await list_or_404(s, ctx, query.list_id)
         rows, total = await q.list_cards(session=s, list_id=row.id, skip=query.skip, take=query.take)
-    return ListCardsPage(cards=[list_card_out(r) for r in rows], total_count=total, skip=query.skip, take=query.take)
+    return ListCardsPage.of([list_card_out(r) for r in rows], total, query)
 
 
 @tool("list_cards_add", method="POST", path="/v1/lists/{listId}/cards", status=201, body="field", body_field="items",

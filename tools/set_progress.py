@@ -12,7 +12,7 @@ from pydantic import Field
 
 from store.queries import analytics as aq
 from store.queries import set_progress as sq
-from tools._models import BoolStr, CamelIn, CamelOut, LooseUUIDStr, Order, Out, Skip, Take, cents_to_money
+from tools._models import BoolStr, CamelIn, CamelOut, LooseUUIDStr, Order, Page, Skip, Take, cents_to_money, listed_as
 from tools._owned import collection_or_404, uid
 from tools._registry import tool
 from tools.context import ToolContext
@@ -78,12 +78,8 @@ class ProgressSummary(CamelOut):
     total_estimated_cost: str | None = None
 
 
-class ProgressPage(Out):
+class ProgressPage(Page[SetProgress], alias_generator=listed_as("sets")):
     summary: ProgressSummary
-    sets: list[SetProgress]
-    total_count: int
-    skip: int
-    take: int
 
 
 def _set_out(s: dict[str, Any], missing: list[Any]) -> SetProgress:
@@ -122,14 +118,11 @@ async def collection_set_progress(ctx: ToolContext, q: ProgressQuery) -> Progres
         listed = [r["set_id"] for r in page if r["completion"] >= LIST_MISSING_FROM and r["missing"] > 0]
         missing = await sq.missing_cards(session=s, collection_id=coll.id, set_ids=listed)
     costs = [r["cost"] for r in sets if r["cost"] is not None]
-    return ProgressPage(
-        summary=ProgressSummary(
-            total_sets=len(sets), near_complete_sets=sum(1 for r in sets if r["completion"] > NEAR_COMPLETE),
-            fully_complete_sets=sum(1 for r in sets if r["total"] and r["owned"] >= r["total"]),
-            total_estimated_cost=cents_to_money(sum(costs)) if costs else None),
-        sets=[_set_out(r, missing.get(r["set_id"], [])) for r in page],
-        total_count=len(chosen), skip=q.skip, take=q.take,
-    )
+    summary = ProgressSummary(
+        total_sets=len(sets), near_complete_sets=sum(1 for r in sets if r["completion"] > NEAR_COMPLETE),
+        fully_complete_sets=sum(1 for r in sets if r["total"] and r["owned"] >= r["total"]),
+        total_estimated_cost=cents_to_money(sum(costs)) if costs else None)
+    return ProgressPage.of([_set_out(r, missing.get(r["set_id"], [])) for r in page], len(chosen), q, summary=summary)
 
 
 class SetRef(CollectionRef):

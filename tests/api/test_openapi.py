@@ -143,3 +143,29 @@ async def test_feedback_is_published_as_one_path_per_entity(client, auth):
         assert [p["name"] for p in op["parameters"]] == ["id"]
     assert not any("{entity_type}" in p for p in doc["paths"])
     json.dumps(doc)  # and the document stays plain JSON
+
+
+async def test_component_names_are_plain_model_names(client):
+    """A generated client names its classes after the components: no private ``_X``, no generic ``Page[X]``."""
+    doc = await (await client.get("/openapi.json")).json()
+    odd = [name for name in doc["components"]["schemas"] if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name)]
+    assert odd == []
+    assert {"CardStats", "SetsPage", "CatalogModelsCardsPage", "CollectionsCardsPage"} <= set(doc["components"]["schemas"])
+
+
+async def test_every_page_lists_its_rows_under_the_published_key(client):
+    """Every paginated answer is the generic ``Page``; its rows keep the endpoint's own key (``sets``,
+    ``cards``, ``release_calendar`` ...), never the model's field name ``items``."""
+    from tools._models import Page
+    from tools._registry import all_tools
+
+    pages = {t.path: t.output_model for t in all_tools()
+             if t.output_model is not None and issubclass(t.output_model, Page)}
+    assert len(pages) >= 19
+    for path, model in pages.items():
+        props = model.model_json_schema(by_alias=True, mode="serialization")["properties"]
+        assert "items" not in props and {"total_count", "skip", "take"} <= set(props), path
+    doc = await (await client.get("/openapi.json")).json()
+    calendar = _resolve(doc, doc["paths"]["/v1/release-calendar/"]["get"]["responses"]["200"]["content"]
+                        ["application/json"]["schema"])
+    assert list(calendar["properties"])[:4] == ["release_calendar", "total_count", "skip", "take"]
