@@ -25,7 +25,7 @@ import openai
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from agent.errors import ModelUnavailable
-from tools.settings import Settings
+from config import Settings
 
 log = logging.getLogger("cardwise.agent")
 

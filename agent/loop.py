@@ -24,10 +24,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
+import metrics
 from agent import prompts, toolset
 from agent.llm import Completion, LLMClient, ToolCall
 from agent.trace import AgentResult, ToolRecord, TurnRecord
-from tools import metrics
 from tools._registry import get_tool, invoke
 from tools.context import ToolContext
 from tools.errors import ServiceError

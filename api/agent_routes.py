@@ -19,10 +19,10 @@ from agent.loop import DEFAULT_MAX_ITERATIONS, run_query
 from api.adapter import read_json
 from api.keys import CALLER, CONTEXT
 from api.route_table import RawRoute
+from config import Settings
 from tools._models import LooseUUIDStr
 from tools._registry import validation_message
 from tools.errors import ServiceError
-from tools.settings import Settings
 
 
 class _Strict(BaseModel):

@@ -29,8 +29,8 @@ from api import agent_routes, openapi, routes
 from api.agent_routes import LLM, LLMSlot, close_llm
 from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.usage import count_usage, flush_usage
+from config import Settings
 from tools.context import ToolContext
-from tools.settings import Settings
 from tools.storage import catalog_version, create_engine, sessionmaker
 from tools.usage import UsageCounter
 

@@ -6,8 +6,8 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from api.response_cache import ResponseCache
+from config import Settings
 from tools.context import Caller, ToolContext
-from tools.settings import Settings
 
 SETTINGS = web.AppKey("settings", Settings)
 ENGINE = web.AppKey("engine", AsyncEngine)

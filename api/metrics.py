@@ -1,4 +1,4 @@
-"""``GET /metrics``: the Prometheus text exposition of ``tools.metrics`` and the process collectors.
+"""``GET /metrics``: the Prometheus text exposition of ``metrics`` and the process collectors.
 
 With ``cardwise serve --workers N`` every worker writes its samples to files in
 ``PROMETHEUS_MULTIPROC_DIR`` (set by the command before the workers start) and a scrape, whichever
@@ -12,8 +12,8 @@ import os
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 
+import metrics
 from api.keys import ENGINE
-from tools import metrics
 
 
 def registry() -> CollectorRegistry:

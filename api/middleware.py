@@ -15,9 +15,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
+import metrics
 from api.keys import CALLER, CONTEXT, REQUEST_ID
 from api.ratelimit import Limiter, rate_limited
-from tools import metrics
 from tools.context import Caller
 from tools.errors import STATUS_BY_CODE, ServiceError
 from tools.storage import api_keys as key_queries

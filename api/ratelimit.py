@@ -22,8 +22,8 @@ from typing import Any
 
 from aiohttp import web
 
+import metrics
 from api.keys import CALLER
-from tools import metrics
 from tools.errors import ServiceError
 
 log = logging.getLogger("cardwise.api")

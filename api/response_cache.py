@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
 
-from tools import metrics
+import metrics
 
 CACHE_HEADER = "X-Cache"
 

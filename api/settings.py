@@ -55,7 +55,7 @@ from pydantic import Field, ValidationError, create_model, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from tools.settings import Settings
+from config import Settings
 from tools.storage import normalize_url
 
 PREFIX = "CARDWISE_"

@@ -22,11 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent.llm import make_llm  # noqa: E402
 from agent.loop import run_query  # noqa: E402
+from config import Settings  # noqa: E402
 from store import migrations  # noqa: E402
 from store.db import create_engine, sessionmaker  # noqa: E402
 from store.importers import grades  # noqa: E402
 from tools.context import Caller, ToolContext  # noqa: E402
-from tools.settings import Settings  # noqa: E402
 
 QUESTIONS = {
     "one tool (grades_companies)": "What grading companies are there?",

@@ -25,11 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent.llm import make_llm
 from agent.loop import run_query
+from config import Settings
 from evals.collector import real_catalog
 from evals.realdata import DEFAULT_DATA, ensure_real_catalog
 from evals.suite import bind, load_suite
 from tools._registry import invoke
-from tools.settings import Settings
 
 SUITES = Path(__file__).resolve().parents[1] / "evals" / "suites"
 DEFAULT_SUITES = [SUITES / "collector-tuning.yaml", SUITES / "collector-heldout.yaml"]

@@ -302,9 +302,9 @@ async def index_build(url: str, search_dir: str) -> float:
 
 async def tool_only(url: str, terms: list[str]) -> dict:
     """The catalog_cards tool called directly: the database and query cost without the HTTP stack."""
+    from config import Settings
     from tools._registry import invoke
     from tools.context import Caller, ToolContext
-    from tools.settings import Settings
 
     engine = create_engine(url)
     ctx = ToolContext(sessions=sessionmaker(engine),

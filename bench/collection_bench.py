@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import delete, func, select, text  # noqa: E402
 
+from config import Settings  # noqa: E402
 from store import migrations  # noqa: E402
 from store.db import create_engine, sessionmaker  # noqa: E402
 from store.importers import grades as grades_importer  # noqa: E402
@@ -59,7 +60,6 @@ from store.models import (  # noqa: E402
 from store.queries import keys as key_queries  # noqa: E402
 from tools._registry import get_tool, parse_input  # noqa: E402
 from tools.context import Caller, ToolContext  # noqa: E402
-from tools.settings import Settings  # noqa: E402
 
 PG_ADMIN = os.environ.get("CARDWISE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 PLAYERS = [f"Player {i:03d}" for i in range(400)]

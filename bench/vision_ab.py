@@ -35,13 +35,13 @@ def _worker(args) -> None:
     sys.path.insert(0, os.getcwd())
     out = sys.stdout
     sys.stdout = sys.stderr  # only the protocol on the real stdout
+    from config import Settings
     from evals import vision as ev
     from store import migrations
     from store.db import create_engine, sessionmaker
     from store.importers import grades as grades_importer
     from store.queries import keys as key_queries
     from tools.context import Caller, ToolContext
-    from tools.settings import Settings
 
     async def run(url: str) -> None:
         rng = random.Random(args.seed)

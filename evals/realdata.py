@@ -170,9 +170,9 @@ async def find_card(ctx: Any, name: str, number: str, release: str) -> dict[str,
 
 
 async def _owner_data(sessions: Any) -> None:
+    from config import Settings
     from store.reference import grades as ref
     from tools._registry import invoke
-    from tools.settings import Settings
 
     ctx = await eval_context(sessions, Settings())
     items = []

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from config import Settings
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
@@ -46,7 +47,6 @@ from evals import vision_uploads
 from tools import _identify_match as m
 from tools import identify as ident
 from tools.context import Caller, ToolContext
-from tools.settings import Settings
 from vision import detect, memory, ocr, pipeline
 from vision.features import card_features
 from vision.photos import make_photo

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from config import Settings
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
 from store.queries import keys as key_queries
 from tools.context import Caller, ToolContext
-from tools.settings import Settings
 
 PG_ADMIN_URL = os.environ.get("CARDWISE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -1,7 +1,8 @@
 """The one-way import rule: api -> tools, agent; agent -> tools; tools -> store, vision; cli -> anything.
 
 Nothing imports api or cli (but cli); store and vision import neither tools, agent nor api; evals is
-imported only by cli; only agent/llm.py imports openai; only api/ and cli/ import aiohttp's server
+imported only by cli; ``config`` (the settings) and ``metrics`` import nothing of ours and sit below
+the layers that use them (config: all but vision; metrics: api, agent, tools); only agent/llm.py imports openai; only api/ and cli/ import aiohttp's server
 (``aiohttp.web`` in any spelling; aiohttp's client is allowed in the agent for tests).
 """
 
@@ -11,15 +12,17 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["api", "cli", "agent", "tools", "store", "vision", "evals"]
+PACKAGES = ["api", "cli", "agent", "tools", "store", "vision", "evals", "config", "metrics"]
 ALLOWED = {
     "cli": set(PACKAGES),
-    "api": {"api", "agent", "tools"},
-    "evals": {"evals", "agent", "tools", "store", "vision"},
-    "agent": {"agent", "tools"},
-    "tools": {"tools", "store", "vision"},
-    "store": {"store"},
+    "api": {"api", "agent", "tools", "config", "metrics"},
+    "evals": {"evals", "agent", "tools", "store", "vision", "config"},
+    "agent": {"agent", "tools", "config", "metrics"},
+    "tools": {"tools", "store", "vision", "config", "metrics"},
+    "store": {"store", "config"},
     "vision": {"vision"},
+    "config": {"config"},
+    "metrics": {"metrics"},
 }
 AIOHTTP_SERVER = {"api", "cli"}
 
@@ -77,3 +80,9 @@ def test_the_checker_catches_a_violation(tmp_path):
     assert _violations("api", "api/x.py", names) == ["api/x.py imports evals.runner", "api/x.py imports openai",
                                                      "api/x.py imports openai.OpenAI"]
     assert _violations("cli", "cli/x.py", names) == ["cli/x.py imports openai", "cli/x.py imports openai.OpenAI"]
+    f.write_text("import metrics\nfrom config import Settings\nfrom tools.errors import ServiceError\n")
+    assert _violations("metrics", "metrics/x.py", _imports(f)) == [
+        "metrics/x.py imports config", "metrics/x.py imports config.Settings",
+        "metrics/x.py imports tools.errors", "metrics/x.py imports tools.errors.ServiceError"]
+    assert _violations("store", "store/x.py", _imports(f)) == [
+        "store/x.py imports metrics", "store/x.py imports tools.errors", "store/x.py imports tools.errors.ServiceError"]

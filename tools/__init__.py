@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-_INFRA = {"errors", "context", "settings"}
+_INFRA = {"errors", "context"}
 _loaded = False
 
 

@@ -11,8 +11,10 @@ binding. ``openai_specs()`` yields strict function schemas for an OpenAI-compati
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
+import time
 import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from tools import metrics
+import metrics
 from tools._schema import strict_schema
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -63,8 +65,24 @@ class Tool:
         return self.description.strip().splitlines()[0] if self.description.strip() else self.name
 
     async def __call__(self, ctx: ToolContext, q: Any) -> Any:
-        with metrics.tool_call(self.name):  # counted and timed per tool (REST and agent alike)
+        """Run the tool, counted and timed per tool (REST and agent alike); the outcome is ``ok`` or the
+        ``ServiceError`` code."""
+        start = time.perf_counter()
+        outcome = "ok"
+        try:
             return await self.fn(ctx, q)
+        except ServiceError as exc:
+            outcome = exc.code
+            raise
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            raise
+        except BaseException:
+            outcome = "error"
+            raise
+        finally:
+            metrics.TOOL_CALLS.labels(tool=self.name, outcome=outcome).inc()
+            metrics.TOOL_LATENCY.labels(tool=self.name).observe(time.perf_counter() - start)
 
 
 _REGISTRY: dict[str, Tool] = {}

@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from config import Settings
 from tools.errors import ServiceError
-from tools.settings import Settings
 
 if TYPE_CHECKING:
     from tools.usage import UsageCounter

@@ -10,7 +10,7 @@ import pytest
 
 from agent.errors import ModelUnavailable
 from agent.llm import BUILTIN_BASE_URL, OpenAILLM, make_llm, openai_client, parse_content_tool_calls
-from tools.settings import Settings
+from config import Settings
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 

@@ -53,7 +53,7 @@ def offered_routes() -> frozenset[str]:
     """'METHOD /path' for every operation in the app's /openapi.json (built in-process, no server)."""
     from api.app import create_app
     from api.openapi import build_openapi
-    from tools.settings import Settings
+    from config import Settings
 
     app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
     doc = build_openapi(app)

@@ -134,9 +134,9 @@ def real_fixture():
 
 async def test_both_parts_on_the_real_catalog(real_fixture, tmp_path, capsys):
     from agent.llm import make_llm
+    from config import Settings
     from evals.collector import check_expectations, real_catalog
     from evals.runner import run_cases
-    from tools.settings import Settings
 
     fixture, built = real_fixture
     lines: list[str] = [built]

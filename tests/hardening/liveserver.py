@@ -10,13 +10,13 @@ from pathlib import Path
 
 from aiohttp import web
 
+from config import Settings
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
 from store.queries import keys as key_queries
 from tests.factories import seed_catalog
 from tests.hardening.pgcluster import free_port
-from tools.settings import Settings
 
 
 @dataclass

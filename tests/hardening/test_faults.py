@@ -14,11 +14,11 @@ from sqlalchemy import select
 
 from api.app import create_app
 from api.keys import CONTEXT
+from config import Settings
 from store import migrations
 from store.db import create_engine, sessionmaker
 from store.models import ApiKey
 from store.queries import keys as key_queries
-from tools.settings import Settings
 
 HANG_LIMIT_S = 20  # no request may take longer than this (db timeouts are 2 s connect, 5 s command)
 

@@ -7,8 +7,8 @@ import logging
 
 from prometheus_client.parser import text_string_to_metric_families
 
+import metrics
 from api.logs import JsonFormatter
-from tools import metrics
 
 
 def _samples(text: str) -> dict[tuple[str, frozenset], float]:

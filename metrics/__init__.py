@@ -1,15 +1,16 @@
-"""Prometheus metrics every layer can record into (no aiohttp here; ``api/metrics.py`` serves them).
+"""Prometheus metrics that api, agent and tools record into; ``api/metrics.py`` serves them.
 
-Import what you need and record; ``GET /metrics`` exposes the default ``prometheus_client``
-registry (which also carries process RSS, CPU and open file descriptors):
+Its own module below every layer (it imports nothing of Cardwise) so that each records where the
+work happens; ``GET /metrics`` exposes the default ``prometheus_client`` registry (which also
+carries process RSS, CPU and open file descriptors):
 
-    from tools import metrics
+    import metrics
     metrics.AGENT_ITERATIONS.observe(n)                       # agent: model round-trips per question
     with metrics.timed(metrics.IDENTIFY_SECONDS, stage="identify"):
-        ...                                                    # vision: identification work
+        ...                                                    # identification work
 
-Tool calls are counted for you: ``Tool.__call__`` runs inside ``tool_call(name)`` (REST and agent
-alike). Label values are bounded (route templates, tool names, outcomes), never ids or keys.
+Tool calls are counted by the registry (``Tool.__call__``, REST and agent alike). Label values are
+bounded (route templates, tool names, outcomes), never ids or keys.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram
-
-from tools.errors import ServiceError
 
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -64,24 +63,6 @@ def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
     finally:
         h = histogram.labels(**labels) if labels else histogram
         h.observe(time.perf_counter() - start)
-
-
-@contextmanager
-def tool_call(name: str) -> Iterator[None]:
-    """Count and time one tool call; the outcome is ``ok`` or the ``ServiceError`` code."""
-    start = time.perf_counter()
-    outcome = "ok"
-    try:
-        yield
-    except ServiceError as exc:
-        outcome = exc.code
-        raise
-    except BaseException as exc:
-        outcome = "cancelled" if type(exc).__name__ == "CancelledError" else "error"
-        raise
-    finally:
-        TOOL_CALLS.labels(tool=name, outcome=outcome).inc()
-        TOOL_LATENCY.labels(tool=name).observe(time.perf_counter() - start)
 
 
 def record_pool(pool: Any) -> None:

@@ -1,4 +1,5 @@
-"""Settings as plain data. ``api/settings.py`` is the only code that reads the environment into it."""
+"""Settings as plain data, below every layer (cli, api, agent, tools, store may read them; it imports
+nothing of Cardwise). ``api/settings.py`` is the only code that reads the environment into it."""
 
 from __future__ import annotations
 
