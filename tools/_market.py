@@ -109,11 +109,23 @@ class MatchedCard(Out):
     set: SetContext
 
 
-class GradeRef(Out):
+class CompanyNames(Out):
+    """Where a market answer names a grading company: the short name, as the published API has it, and
+    the full name beside it."""
+
+    company_name: str = Field(description='The grading company\'s short name ("PSA", "BGS", "SGC", "CGC")')
+    company_full_name: str = Field(description="Its full name (Professional Sports Authenticator ...)")
+    company_id: str
+
+
+def company_names(company: Any) -> dict[str, str]:
+    """The ``CompanyNames`` fields of a grading company row."""
+    return {"company_name": company.abbreviation, "company_full_name": company.name, "company_id": str(company.id)}
+
+
+class GradeRef(CompanyNames):
     grade_id: str
     grade_value: str
-    company_name: str
-    company_id: str
 
 
 def card_context(row: Any, parallel: Any = None) -> CardContext:

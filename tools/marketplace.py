@@ -18,6 +18,7 @@ from store.queries import marketplace as q
 from store.queries import pricing as pq
 from tools._market import (
     CardContext,
+    CompanyNames,
     GradeRef,
     ListingType,
     MatchedCard,
@@ -27,6 +28,7 @@ from tools._market import (
     as_of,
     card_and_parallel,
     card_context,
+    company_names,
     matched_card,
     money,
     parse_filter,
@@ -66,9 +68,7 @@ class GradeListings(Out):
     records: list[MarketplaceRecord]
 
 
-class CompanyListings(Out):
-    company_name: str
-    company_id: str
+class CompanyListings(CompanyNames):
     grades: list[GradeListings]
 
 
@@ -135,7 +135,7 @@ async def marketplace_card(ctx: ToolContext, query: MarketplaceQuery) -> Marketp
         company = info[next(iter(graded[cid]))][1]
         grades = [GradeListings(grade_value=info[g][0].value, grade_id=str(g), count=len(v), records=v)
                   for g, v in sorted(graded[cid].items(), key=lambda kv: info[kv[0]][0].sort_order)]
-        companies.append(CompanyListings(company_name=company.name, company_id=str(cid), grades=grades))
+        companies.append(CompanyListings(**company_names(company), grades=grades))
     count = len(raw)
     if grade_filter == (True, None) or not grade_filter[0]:
         raw.append(search_link(row, par))

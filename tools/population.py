@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field
 
@@ -43,7 +43,8 @@ class GradingTypePop(Out):
 
 class CompanyPop(Out):
     id: str
-    name: str
+    name: str = Field(description='The grading company\'s short name ("PSA", "BGS", "SGC", "CGC")')
+    full_name: str = Field(description="Its full name (Professional Sports Authenticator ...)")
     last_synced_at: str
     total_population: int
     grading_types: list[GradingTypePop]
@@ -85,6 +86,9 @@ class ReleaseSetPop(Out):
 
 class ReleaseCompanyPop(CompanyPop):
     sets: list[ReleaseSetPop]
+
+
+CompanyPopT = TypeVar("CompanyPopT", bound=CompanyPop)
 
 
 class ReleasePopulation(Out):
@@ -136,12 +140,16 @@ def _iso(ts: datetime | None) -> str:
 def _companies(by_company: dict[uuid.UUID, Counts], structure: dict, synced: dict) -> list[CompanyPop]:
     out = []
     for cid in sorted(by_company, key=lambda c: (structure[c][0].sort_order, structure[c][0].name)):
-        types = _types(structure[cid], by_company[cid])
-        c = structure[cid][0]
-        out.append(CompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid, (None,))[0]),
-                              total_population=sum(t.total_population for t in types), grading_types=types,
-                              synthetic=True if synced.get(cid, (None, False))[1] else None))
+        out.append(_company_pop(CompanyPop, structure[cid][0], _types(structure[cid], by_company[cid]), synced))
     return out
+
+
+def _company_pop(cls: type[CompanyPopT], c: Any, types: list[GradingTypePop], synced: dict, **more: Any) -> CompanyPopT:
+    """One company's report: its short name in ``name`` (as the published API has it), the full name beside."""
+    last, synthetic = synced.get(c.id, (None, False))
+    return cls(id=str(c.id), name=c.abbreviation, full_name=c.name, last_synced_at=_iso(last),
+               total_population=sum(t.total_population for t in types), grading_types=types,
+               synthetic=True if synthetic else None, **more)
 
 
 def _company_uuid(value: str | None) -> uuid.UUID | None:
@@ -233,10 +241,6 @@ async def population_release(ctx: ToolContext, query: ReleasePopQuery) -> Releas
             types = _types(structure[cid], counts)
             set_entries.append(ReleaseSetPop(set_id=str(set_id), set_name=sets[set_id].name,
                                              total_population=sum(t.total_population for t in types), grading_types=types))
-        types = _types(structure[cid], merged)
-        c = structure[cid][0]
-        out.append(ReleaseCompanyPop(id=str(c.id), name=c.name, last_synced_at=_iso(synced.get(cid, (None,))[0]),
-                                     synthetic=True if synced.get(cid, (None, False))[1] else None,
-                                     total_population=sum(t.total_population for t in types), grading_types=types,
-                                     sets=set_entries))
+        out.append(_company_pop(ReleaseCompanyPop, structure[cid][0], _types(structure[cid], merged), synced,
+                                sets=set_entries))
     return ReleasePopulation(release_id=str(rel.id), release_name=rel.name, grading_companies=out)

@@ -19,6 +19,7 @@ from pydantic import Field
 from store.queries import pricing as q
 from tools._market import (
     CardContext,
+    CompanyNames,
     GradeRef,
     ListingType,
     MatchedCard,
@@ -30,6 +31,7 @@ from tools._market import (
     as_of,
     card_and_parallel,
     card_context,
+    company_names,
     matched_card,
     money,
     parse_filter,
@@ -74,9 +76,7 @@ class GradePrices(Out):
     records: list[PricingRecord]
 
 
-class CompanyPrices(Out):
-    company_name: str
-    company_id: str
+class CompanyPrices(CompanyNames):
     grades: list[GradePrices]
 
 
@@ -144,7 +144,7 @@ async def card_prices(s: Any, ctx: ToolContext, card_id: uuid.UUID, *, period: s
         company = info[next(iter(graded[cid]))][1]
         grades = [GradePrices(grade_value=info[g][0].value, grade_id=str(g), period_days=days, count=len(v), records=v)
                   for g, v in sorted(graded[cid].items(), key=lambda kv: info[kv[0]][0].sort_order)]
-        companies.append(CompanyPrices(company_name=company.name, company_id=str(cid), grades=grades))
+        companies.append(CompanyPrices(**company_names(company), grades=grades))
     messages = []
     if matched > limit:
         messages.append(ServerMessage(type="warning", message=(
@@ -264,7 +264,7 @@ def grade_ref(grade_id: uuid.UUID | None, info: dict) -> GradeRef | None:
     if grade_id is None or grade_id not in info:
         return None
     g, c = info[grade_id]
-    return GradeRef(grade_id=str(g.id), grade_value=g.value, company_name=c.name, company_id=str(c.id))
+    return GradeRef(grade_id=str(g.id), grade_value=g.value, **company_names(c))
 
 
 @tool("pricing_search", method="GET", path="/v1/pricing/search")

@@ -21,11 +21,13 @@ from pydantic import Field, model_validator
 from store.queries import pricing as q
 from tools._market import (
     CardContext,
+    CompanyNames,
     ListingType,
     UUIDOrNull,
     as_of,
     card_and_parallel,
     card_context,
+    company_names,
     parse_filter,
 )
 from tools._models import DateStr, In, Out, UUIDStr
@@ -85,9 +87,7 @@ class GradeSeries(Out):
     totals: dict[str, TypeTotals]
 
 
-class CompanySeries(Out):
-    company_name: str
-    company_id: str
+class CompanySeries(CompanyNames):
     grades: list[GradeSeries]
 
 
@@ -187,10 +187,8 @@ async def pricing_timeseries(ctx: ToolContext, query: TimeseriesQuery) -> Timese
         if candles:
             companies[info[gid][1].id].append(GradeSeries(grade_value=info[gid][0].value, grade_id=str(gid),
                                                           candles=candles, totals=totals))
-    graded = []
-    for cid, grades in companies.items():
-        company = info[uuid.UUID(grades[0].grade_id)][1]
-        graded.append(CompanySeries(company_name=company.name, company_id=str(cid), grades=grades))
+    graded = [CompanySeries(**company_names(info[uuid.UUID(grades[0].grade_id)][1]), grades=grades)
+              for grades in companies.values()]
     return TimeseriesResponse(
         card=card_context(row, par),
         query=SeriesEcho(interval=query.interval, periods=periods, as_of_date=end.isoformat(),

@@ -138,10 +138,10 @@ async def catalog_card(ctx, q: IdQ) -> dict[str, Any]:
     return out
 
 
-def _company(name: str, cid: str, counts: dict[str, int]) -> dict[str, Any]:
+def _company(name: str, full_name: str, cid: str, counts: dict[str, int]) -> dict[str, Any]:
     grades = [{"id": str(uuid.uuid5(uuid.NAMESPACE_URL, name + g)), "grade": g, "population": n,
                "qualified_population": 0} for g, n in counts.items()]
-    return {"id": cid, "name": name, "last_synced_at": "2026-11-01T00:00:00Z", "total_population": sum(counts.values()),
+    return {"id": cid, "name": name, "full_name": full_name, "last_synced_at": "2026-11-01T00:00:00Z", "total_population": sum(counts.values()),
             "grading_types": [{"id": str(uuid.uuid5(uuid.NAMESPACE_URL, name)), "name": "Card",
                                "total_population": sum(counts.values()), "grades": grades}]}
 
@@ -153,15 +153,15 @@ async def population_card(ctx, q: CardIdQ) -> dict[str, Any]:
         psa_id = (await s.execute(select(_registry_company_id()).limit(1))).scalar()
     if card is None:
         raise not_found("Card", q.card_id)
-    psa = _company("Professional Sports Authenticator", str(psa_id), {"10": 121, "9": 1403, "8": 2210})
-    bgs = _company("Beckett Grading Services", str(uuid.uuid5(uuid.NAMESPACE_URL, "bgs")), {"10": 4, "9.5": 57})
+    psa = _company("PSA", "Professional Sports Authenticator", str(psa_id), {"10": 121, "9": 1403, "8": 2210})
+    bgs = _company("BGS", "Beckett Grading Services", str(uuid.uuid5(uuid.NAMESPACE_URL, "bgs")), {"10": 4, "9.5": 57})
     # a company filter keeps that company (the BGS stand-in is kept when the id is not the seeded PSA's)
     companies = ([psa] if q.grading_company_id == str(psa_id) else [bgs]) if q.grading_company_id else [psa, bgs]
     base_total = sum(c["total_population"] for c in companies)
     return {"card_id": q.card_id, "card_name": card.name, "total_population": base_total + 7,
             "base": {"total_population": base_total, "grading_companies": companies},
             "parallels": [{"parallel_id": str(uuid.uuid4()), "parallel_name": "1st Edition", "total_population": 7,
-                           "grading_companies": [_company("Professional Sports Authenticator", str(psa_id), {"10": 7})]}]}
+                           "grading_companies": [_company("PSA", "Professional Sports Authenticator", str(psa_id), {"10": 7})]}]}
 
 
 def _registry_company_id():

@@ -203,7 +203,7 @@ def test_search_and_open_a_card(browser, demo):
     text_in(browser, "#price-title + *", "$12.50")
     visible(browser, "#hist-title ~ div svg[role=img]")
     text_in(browser, "#main", "Population by grade")
-    text_in(browser, "#pop-title + div", "Professional Sports Authenticator Card")
+    text_in(browser, "#pop-title + div", "PSA Card")
     assert_accessible(browser)
 
 

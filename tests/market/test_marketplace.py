@@ -68,8 +68,8 @@ async def test_card_view_groups_raw_and_graded_with_search_link(client, auth, ma
     link = raw["records"][-1]
     assert link["listing_type"] == "search" and link["price"] is None and "ebay.com" in link["url"]
     assert "image_url" not in link
-    companies = [c["company_name"] for c in body["graded"]]
-    assert companies == ["Professional Sports Authenticator", "Beckett Grading Services"]
+    companies = [(c["company_name"], c["company_full_name"]) for c in body["graded"]]
+    assert companies == [("PSA", "Professional Sports Authenticator"), ("BGS", "Beckett Grading Services")]
     psa = body["graded"][0]["grades"][0]
     assert psa["grade_value"] == "10" and psa["count"] == 1
     assert psa["records"][0]["bid_count"] == 12 and psa["records"][0]["parallel_name"] == "Gold Refractor"

@@ -58,8 +58,10 @@ async def test_card_report_nests_company_type_grade_and_zero_fills(client, auth,
     body = await r.json()
     assert body["card_name"] == "Shohei Ohtani"
     base = body["base"]
-    assert [c["name"] for c in base["grading_companies"]] == ["Professional Sports Authenticator", "Beckett Grading Services"]
-    psa = company(base, "Professional Sports Authenticator")
+    # the short name in name, as the published API has it; the full name beside it
+    assert [(c["name"], c["full_name"]) for c in base["grading_companies"]] == [
+        ("PSA", "Professional Sports Authenticator"), ("BGS", "Beckett Grading Services")]
+    psa = company(base, "PSA")
     assert psa["last_synced_at"].startswith("2026-11-01")
     assert grade_entry(psa, "10") == {"id": str(g("PSA", "10")), "grade": "10", "condition": "Gem Mint",
                                       "population": 5, "qualified_population": 1}
@@ -71,7 +73,7 @@ async def test_card_report_nests_company_type_grade_and_zero_fills(client, auth,
     # totals: type = pop + qualified; company = sum of types; base = sum of companies
     assert card_type["total_population"] == 13
     assert psa["total_population"] == 13
-    assert company(base, "Beckett Grading Services")["total_population"] == 2
+    assert company(base, "BGS")["total_population"] == 2
     assert base["total_population"] == 15
     # parallels without data omitted (Refractor has only a zero row); Gold listed
     assert [p["parallel_name"] for p in body["parallels"]] == ["Gold Refractor"]
@@ -89,7 +91,7 @@ async def test_base_absent_without_data_and_company_filter(client, auth, example
     assert body["total_population"] == 3
     r = await client.get(f"/v1/population/card/{example.cards['ohtani'].id}?grading_company_id={BGS}", headers=auth)
     body = await r.json()
-    assert [c["name"] for c in body["base"]["grading_companies"]] == ["Beckett Grading Services"]
+    assert [c["name"] for c in body["base"]["grading_companies"]] == ["BGS"]
     assert body["parallels"] == [] and body["total_population"] == 2
     r = await client.get(f"/v1/population/card/{example.cards['pikachu'].id}", headers=auth)
     assert await r.json() == {"card_id": str(example.cards["pikachu"].id), "card_name": "Pikachu",
@@ -101,8 +103,8 @@ async def test_set_report_only_confirmed_links_and_no_top_level_total(client, au
     body = await r.json()
     assert set(body) == {"set_id", "set_name", "grading_companies"}
     names = [c["name"] for c in body["grading_companies"]]
-    assert names == ["Professional Sports Authenticator", "Beckett Grading Services"]  # SGC link unconfirmed
-    psa = company(body, "Professional Sports Authenticator")
+    assert names == ["PSA", "BGS"]  # SGC link unconfirmed
+    psa = company(body, "PSA")
     assert grade_entry(psa, "10")["population"] == 6  # Ohtani base 5 + Gold 1
     assert psa["total_population"] == 14
     # a set with data but no confirmed link
@@ -114,7 +116,7 @@ async def test_release_report_groups_sets_per_company(client, auth, example):
     r = await client.get(f"/v1/population/release/{example.releases['chrome'].id}", headers=auth)
     body = await r.json()
     assert set(body) == {"release_id", "release_name", "grading_companies"}
-    psa = company(body, "Professional Sports Authenticator")
+    psa = company(body, "PSA")
     assert psa["total_population"] == 14
     assert [s["set_name"] for s in psa["sets"]] == ["Base"]  # Rookie Autographs has no data: omitted
     assert psa["sets"][0]["total_population"] == 14

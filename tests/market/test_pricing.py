@@ -51,7 +51,8 @@ async def test_card_history_raw_and_graded_sections(client, auth, priced):
     assert body["raw"]["period_days"] is None and body["raw"]["count"] == 3
     assert [x["price"] for x in body["raw"]["records"]] == [10.0, 12.0, 8.0]  # newest first
     psa = body["graded"][0]
-    assert psa["company_name"] == "Professional Sports Authenticator"
+    # the short name where the published API has it, the full name beside it
+    assert (psa["company_name"], psa["company_full_name"]) == ("PSA", "Professional Sports Authenticator")
     assert [g["grade_value"] for g in psa["grades"]] == ["10", "9"]
     ten = psa["grades"][0]
     # the base card's records: the Gold Refractor /50's PSA 10 sale is not the base card's price
@@ -230,7 +231,7 @@ async def test_real_psa_sales_import(sessions, client, auth):
     assert not any(par for par, _ in ch_prices)
     assert counts["duplicate_rows"] == 553  # the 554th shared row has no grade
     body = await (await client.get(f"/v1/pricing/{cat.cards['charizard'].id}?parallel_id=null", headers=auth)).json()
-    assert body["graded"][0]["company_name"] == "Professional Sports Authenticator"
+    assert body["graded"][0]["company_name"] == "PSA"
     assert body["meta"]["total_records"] > 400
     ts = await (await client.get(f"/v1/pricing/{cat.cards['charizard'].id}/timeseries?interval=monthly&periods=120"
                                  f"&as_of_date=2020-06-30", headers=auth)).json()
