@@ -252,40 +252,42 @@ async def f_print_run(env: Env, card: Identity | None, arg: Any, ents: dict) -> 
 
 
 async def f_rarest_parallel(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
-    pars = [p for p in await _parallels(env, arg["release"], arg.get("set")) if p.numbered_to]
-    if not pars:
+    runs = [(p.numbered_to, p.name) for p in await _parallels(env, arg["release"], arg.get("set")) if p.numbered_to]
+    if not runs:
         raise LookupError(f"no numbered parallels in {arg}")
-    low = min(p.numbered_to for p in pars)
-    return Expect(says=[sorted({p.name for p in pars if p.numbered_to == low})], figures=[("int", low)])
+    low = min(n for n, _ in runs)
+    return Expect(says=[sorted({name for n, name in runs if n == low})], figures=[("int", low)])
 
 
-async def _listings(env: Env, card: Identity) -> list[MarketplaceListing]:
+async def _listings(env: Env, card: Identity) -> list[tuple[int, MarketplaceListing]]:
+    """The card's priced listings as (price in cents, listing)."""
     async with env.sessions() as s:
-        return list((await s.scalars(select(MarketplaceListing).where(
-            MarketplaceListing.card_id == card.card_id, MarketplaceListing.price_cents.is_not(None)))).all())
+        rows = (await s.scalars(select(MarketplaceListing).where(
+            MarketplaceListing.card_id == card.card_id, MarketplaceListing.price_cents.is_not(None)))).all()
+    return [(r.price_cents, r) for r in rows if r.price_cents is not None]
 
 
 async def f_listings(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     rows = await _listings(env, card)
     if not rows:
         raise LookupError(f"no listings for {card.label()}")
-    return Expect(card=card, figures=[("money_any", sorted({r.price_cents / 100 for r in rows}))])
+    return Expect(card=card, figures=[("money_any", sorted({cents / 100 for cents, _ in rows}))])
 
 
 async def f_cheapest_listing(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     rows = await _listings(env, card)
     if arg == "raw":
-        rows = [r for r in rows if r.grade_id is None and r.parallel_id is None]
+        rows = [(cents, r) for cents, r in rows if r.grade_id is None and r.parallel_id is None]
     if not rows:
         raise LookupError(f"no listings for {card.label()}")
-    return Expect(card=card, figures=[("money", min(r.price_cents for r in rows) / 100)])
+    return Expect(card=card, figures=[("money", min(cents for cents, _ in rows) / 100)])
 
 
 async def f_under_price(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    rows = [r for r in await _listings(env, card) if r.price_cents <= float(arg) * 100]
-    if not rows:
+    prices = [cents for cents, _ in await _listings(env, card) if cents <= float(arg) * 100]
+    if not prices:
         raise LookupError(f"no listings under {arg} for {card.label()}")
-    return Expect(card=card, figures=[("money_any", sorted({r.price_cents / 100 for r in rows})),
+    return Expect(card=card, figures=[("money_any", sorted({cents / 100 for cents in prices})),
                                       ("money_max", float(arg))])
 
 

@@ -18,6 +18,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from PIL import Image
 
@@ -63,9 +64,21 @@ async def build(sessions, data: Path) -> None:
     await junkwax.run(sessions, str(data / "junkwax"))
 
 
-async def evaluate(ctx, items, misses: bool = False, budget: bool = True) -> dict:
-    st = {"n": len(items), "right": 0, "single": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")},
-          "lat": [], "wrong_high": []}
+class Scores(TypedDict):
+    """One mode's figures: uploads, right top-1, single answers, [answered, right] per tier, latencies,
+    and the wrong High answers as (scan, how, name, number)."""
+
+    n: int
+    right: int
+    single: int
+    tiers: dict[str, list[int]]
+    lat: list[float]
+    wrong_high: list[tuple[str, str, str | None, str | None]]
+
+
+async def evaluate(ctx, items, misses: bool = False, budget: bool = True) -> Scores:
+    st: Scores = {"n": len(items), "right": 0, "single": 0, "tiers": {t: [0, 0] for t in ("High", "Medium", "Low")},
+                  "lat": [], "wrong_high": []}
     for how, data, cid, label in items:
         t0 = time.perf_counter()
         analysis = await ident.run_cpu(pipeline.analyse, data)
@@ -88,7 +101,7 @@ async def evaluate(ctx, items, misses: bool = False, budget: bool = True) -> dic
     return st
 
 
-def report(mode: str, st: dict) -> None:
+def report(mode: str, st: Scores) -> None:
     def pct(a, b):
         return f"{100 * a / b:5.1f}%" if b else "   n/a"
 
