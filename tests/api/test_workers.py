@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -63,26 +65,41 @@ def _get(url: str) -> int:
         return r.status
 
 
-def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
+@contextmanager
+def two_workers(db_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen, int, list[int]]]:
+    """``cardwise serve --workers 2`` on a free port, once both workers listen: (process, port, worker pids).
+    Stopped with SIGTERM afterwards if the test left it running."""
     port = _port()
     env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_LEVEL": "WARNING"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     log = tmp_path / "serve.log"
     with log.open("wb") as err:
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while time.monotonic() < deadline:
+        while True:
             workers = _children(proc.pid)
             listening = _listening_inodes(port)
-            owners = [w for w in workers if _sockets_of(w) & listening]
-            if len(owners) == 2 and len(listening) == 2:
+            if len(listening) == 2 and len([w for w in workers if _sockets_of(w) & listening]) == 2:
                 break
             assert proc.poll() is None, log.read_text()
+            if time.monotonic() > deadline:
+                pytest.fail(f"two listening workers expected, saw {workers}")
             time.sleep(0.2)
-        else:
-            pytest.fail(f"two listening workers expected, saw {workers}")
+        yield proc, port, workers
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
+    with two_workers(db_url, tmp_path) as (proc, port, workers):
         # every fresh connection is answered, whichever worker the kernel hands it to
         assert all(_get(f"http://127.0.0.1:{port}/health") == 200 for _ in range(20))
 
@@ -93,10 +110,6 @@ def test_two_workers_serve_one_port_and_sigterm_stops_both(db_url, tmp_path):
         assert not _listening_inodes(port)
         with pytest.raises(OSError):
             _get(f"http://127.0.0.1:{port}/health")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def test_workers_must_be_positive(db_url, monkeypatch):
@@ -116,24 +129,10 @@ def _metric(text: str, name: str, **labels: str) -> float:
 
 def test_metrics_sum_every_worker(db_url, tmp_path):
     """With --workers 2, /metrics (answered by either worker) counts the requests both workers served."""
-    port = _port()
-    env = {**os.environ, "CARDWISE_DATABASE_URL": db_url, "CARDWISE_LOG_LEVEL": "WARNING"}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    log = tmp_path / "serve.log"
-    with log.open("wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
-                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
-    try:
-        deadline = time.monotonic() + 60
-        while len(_listening_inodes(port)) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+    with two_workers(db_url, tmp_path) as (_, port, _):
         for _ in range(30):
             assert _get(f"http://127.0.0.1:{port}/health") == 200
         for _ in range(4):  # whichever worker answers the scrape
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
                 text = r.read().decode()
             assert _metric(text, "cardwise_http_requests_total", route="/health", status="200") == 30
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)

@@ -4,7 +4,6 @@ are not digits, JSON sent as another type; and HEAD, the Server header. On SQLit
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 
@@ -14,6 +13,7 @@ from sqlalchemy import func, select
 
 from api.app import create_app
 from store.models import Collection, Collector, Feedback, WantList
+from tests.hardening.helpers import raw_request
 
 SURROGATE = "x\udc80y"
 
@@ -22,18 +22,6 @@ async def _rows(sessions) -> int:
     async with sessions() as s:
         return sum([int(await s.scalar(select(func.count()).select_from(m)))
                     for m in (Collector, Collection, WantList, Feedback)])
-
-
-async def _raw(client, payload: bytes) -> tuple[int, dict[str, str], bytes]:
-    reader, writer = await asyncio.open_connection(client.host, client.port)
-    writer.write(payload)
-    await writer.drain()
-    raw = await asyncio.wait_for(reader.read(), 10)
-    writer.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers, body
 
 
 async def _json_error(resp, status: int, code: str) -> dict:
@@ -81,10 +69,10 @@ async def test_non_utf8_key_bytes_are_401_and_count_as_failed_keys(aiohttp_clien
     payload = (b"GET /health/auth HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
                + header.encode() + b": " + value + b"\r\n\r\n")
     for _ in range(3):
-        status, headers, body = await _raw(client, payload)
+        status, headers, body = await raw_request(client, payload)
         assert status == 401 and json.loads(body)["code"] == "UNAUTHORIZED"
         assert headers["content-type"].startswith("application/json")
-    status, _, body = await _raw(client, payload)
+    status, _, body = await raw_request(client, payload)
     assert status == 429 and json.loads(body)["code"] == "RATE_LIMITED"  # counted as failed keys
     assert (await client.get("/health/auth", headers=auth)).status == 200  # a valid key is not blocked
 
@@ -158,7 +146,7 @@ async def test_no_response_names_the_server_software_or_version(client, auth):
         server = resp.headers.get("Server", "")
         assert "aiohttp" not in server.lower() and "python" not in server.lower()
         assert not any(ch.isdigit() for ch in server)
-    status, headers, _ = await _raw(client, b"GARBAGE\r\n\r\n")
+    status, headers, _ = await raw_request(client, b"GARBAGE\r\n\r\n")
     assert status == 400 and "aiohttp" not in headers.get("server", "").lower()
 
 

@@ -3,24 +3,12 @@ other error (not aiohttp's plain text), and nothing is served for them."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
 from api.protocol_errors import protocol_error_body
-
-
-async def _raw(client, payload: bytes) -> tuple[int, dict[str, str], bytes]:
-    reader, writer = await asyncio.open_connection(client.host, client.port)
-    writer.write(payload)
-    await writer.drain()
-    raw = await asyncio.wait_for(reader.read(), 10)
-    writer.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers, body
+from tests.hardening.helpers import raw_request
 
 
 @pytest.mark.parametrize("payload", [
@@ -32,7 +20,7 @@ async def _raw(client, payload: bytes) -> tuple[int, dict[str, str], bytes]:
     b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
 ], ids=["request-line", "header-too-long", "bad-chunk", "negative-length", "url-over-8kb", "nul-in-target"])
 async def test_malformed_http_gets_a_json_4xx(client, payload):
-    status, headers, body = await _raw(client, payload)
+    status, headers, body = await raw_request(client, payload)
     assert 400 <= status < 500
     assert headers["content-type"].startswith("application/json")
     doc = json.loads(body)
