@@ -3,14 +3,15 @@
 ``In``: input models forbid unknown fields and accept either the field name or its alias.
 ``Out``: output models serialise by alias and *omit* ``None`` values (optional means absent; the
 official SDK crashes on some nulls) except for the fields named in ``__keep_none__``, which the
-published API requires as keys even when null.
+published API requires as keys even when null. ``Page[Item]``: a paginated answer, its rows under the
+endpoint's own key.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from collections.abc import Callable, Sequence
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, Self, TypeVar
 
 from pydantic import (

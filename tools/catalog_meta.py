@@ -12,7 +12,20 @@ from pydantic import Field
 
 from store.queries import catalog_meta as q
 from store.search import CardFilters
-from tools._models import Binary, BoolStr, CamelOut, In, Order, Out, Page, Skip, Take, UUIDStr, Year, listed_as
+from tools._models import (
+    Binary,
+    BoolStr,
+    CamelOut,
+    In,
+    Order,
+    Out,
+    Page,
+    Skip,
+    Take,
+    UUIDStr,
+    Year,
+    listed_as,
+)
 from tools._registry import Tool, tool
 from tools._search import catalog_index
 from tools.context import ToolContext

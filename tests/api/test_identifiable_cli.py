@@ -26,7 +26,7 @@ async def _run(argv: list[str]) -> int:
 
 
 async def _listed(ctx) -> set[str]:
-    return {s.set_id for s in (await identify_list_sets(ctx, ListSetsIn())).sets}
+    return {s.set_id for s in (await identify_list_sets(ctx, ListSetsIn())).items}
 
 
 async def _named(ctx, cat, key: str, seed: int) -> list[str | None]:
