@@ -29,51 +29,17 @@ from store.importers import (
 from store.matching import TitleMatcher
 from store.models import (
     ApiKey,
-    Attribute,
     Card,
-    CardAttribute,
-    CardImage,
-    CardPrice,
     CardSet,
     Collection,
     CollectionCard,
     Collector,
-    FieldValue,
-    Manufacturer,
-    MarketplaceListing,
-    MetadataField,
-    Parallel,
-    ParallelCard,
-    PopulationCount,
-    PopulationSetLink,
-    PopulationSync,
     PriceRecord,
-    Release,
-    Segment,
 )
 from store.queries import catalog_version
 from store.queries import identify as iq
-from tests.conftest import copy_of, shared_data
-from tests.realdata import tcgdex_subset
-
-CATALOG = (Segment, Manufacturer, Release, CardSet, Card, Attribute, CardAttribute, Parallel, ParallelCard,
-           MetadataField, FieldValue, CardImage, PriceRecord, CardPrice, PopulationCount, PopulationSetLink,
-           PopulationSync, MarketplaceListing)
-VOLATILE = {"card_price": {"id"}, "population_sync": {"last_synced_at"}, "card_image": {"created_at", "updated_at"},
-            "marketplace_listing": {"listed_at"}}
-
-
-async def _dump(sessions) -> dict[str, list[tuple]]:
-    """Every row of the catalog and market tables (less ids and times made at random)."""
-    out = {}
-    async with sessions() as s:
-        for model in CATALOG:
-            table = model.__table__
-            cols = [c for c in table.c if c.name not in VOLATILE.get(table.name, set())]
-            rows = (await s.execute(select(*cols))).all()
-            out[table.name] = sorted(tuple(str(v) for v in r) for r in rows)
-    return out
-
+from tests.conftest import shared_data
+from tests.realdata import catalog_dump, tcgdex_subset
 
 async def _demo_layer(sessions) -> None:
     """What ./scripts/run loads on an empty catalog: the demo and its synthetic market data."""
@@ -112,14 +78,6 @@ async def _charizards(sessions) -> dict[bool, uuid.UUID]:
     return {bool(d): i for d, i in rows}
 
 
-@pytest.fixture
-def second_db(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
-    """Another fresh database beside ``db_url`` (for a catalog that never had the demo)."""
-    template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
-    (tmp_path / "second").mkdir()
-    yield from copy_of(db_backend, template, tmp_path / "second")
-
-
 async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url, second_db, tmp_path, monkeypatch,
                                                                 capsys):
     await _demo_layer(sessions)
@@ -144,7 +102,7 @@ async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url
     try:
         never = sessionmaker(engine)
         await _real(never, tmp_path / "again")
-        assert await _dump(sessions) == await _dump(never)
+        assert await catalog_dump(sessions) == await catalog_dump(never)
     finally:
         await engine.dispose()
     async with sessions() as s:
