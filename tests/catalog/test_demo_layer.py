@@ -29,11 +29,16 @@ from store.importers import (
 from store.matching import TitleMatcher
 from store.models import (
     ApiKey,
+    Binder,
+    BinderCard,
+    WantList,
+    WantListCard,
     Card,
     CardSet,
     Collection,
     CollectionCard,
     Collector,
+    Parallel,
     PriceRecord,
 )
 from store.queries import catalog_version
@@ -55,7 +60,9 @@ async def _real(sessions, folder: Path) -> dict:
     return await psa_sales.run(sessions, str(shared_data("psa-sales")))
 
 
-async def _collection(sessions, card_ids: list[uuid.UUID]) -> uuid.UUID:
+async def _users_things(sessions, demo_zard, real_zard, demo_pikachu, demo_shadowless, wemby) -> dict:
+    """A collection (demo Charizard Shadowless in a binder, the real Charizard, a demo-only card) and a
+    want list (demo and real Charizard, demo Pikachu)."""
     async with sessions() as s, s.begin():
         key = ApiKey(id=uuid.uuid4(), name="t", key_hash=uuid.uuid4().hex * 2, prefix="t")
         s.add(key)
@@ -64,10 +71,25 @@ async def _collection(sessions, card_ids: list[uuid.UUID]) -> uuid.UUID:
         s.add(who)
         await s.flush()
         coll = Collection(id=uuid.uuid4(), api_key_id=key.id, collector_id=who.id, name="Main")
-        s.add(coll)
+        wants = WantList(id=uuid.uuid4(), api_key_id=key.id, collector_id=who.id, name="Wants")
+        s.add_all([coll, wants])
         await s.flush()
-        s.add_all([CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=c, quantity=1) for c in card_ids])
-    return coll.id
+        shadowless = CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=demo_zard, quantity=1,
+                                    parallel_id=demo_shadowless, buy_price_cents=120000)
+        s.add_all([shadowless, CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=real_zard, quantity=1),
+                   CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=wemby, quantity=2)])
+        binder = Binder(id=uuid.uuid4(), collection_id=coll.id, name="Holos")
+        s.add(binder)
+        await s.flush()
+        s.add(BinderCard(id=uuid.uuid4(), binder_id=binder.id, collection_card_id=shadowless.id))
+        s.add_all([WantListCard(id=uuid.uuid4(), list_id=wants.id, card_id=c)
+                   for c in (demo_zard, real_zard, demo_pikachu)])
+    return {"collection": coll.id, "wants": wants.id, "shadowless": shadowless.id, "binder": binder.id}
+
+
+async def _one(sessions, stmt):
+    async with sessions() as s:
+        return (await s.execute(stmt)).scalars().one()
 
 
 async def _charizards(sessions) -> dict[bool, uuid.UUID]:
@@ -83,20 +105,31 @@ async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url
     await _demo_layer(sessions)
     await _real(sessions, tmp_path)
     zards = await _charizards(sessions)
-    coll = await _collection(sessions, [zards[True], zards[False]])
+    pikachus = await _one(sessions, select(Card.id).where(Card.name == "Pikachu", Card.number == "58", Card.demo))
+    real_pikachu = await _one(sessions, select(Card.id).join(CardSet, CardSet.id == Card.set_id).where(
+        Card.name == "Pikachu", Card.number == "58", CardSet.name == "Base Set", Card.demo.is_(False)))
+    demo_shadowless = await _one(sessions, select(Parallel.id).join(CardSet, CardSet.id == Parallel.set_id).where(
+        Parallel.name == "Shadowless", CardSet.demo))
+    wemby = await _one(sessions, select(Card.id).where(Card.name == "Victor Wembanyama", Card.demo))
+    mine = await _users_things(sessions, zards[True], zards[False], pikachus, demo_shadowless, wemby)
     async with sessions() as s:
         version = await catalog_version.current(session=s)
 
     monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
     assert await asyncio.to_thread(main, ["demo", "remove", "--dry-run"]) == 0
     dry = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert dry["demo"] == "dry-run" and dry["cards"] > 50 and dry["collection_entries"] == 1
+    assert dry["demo"] == "dry-run" and dry["cards"] > 50 and dry["collection_entries"] == 2
     assert (await _charizards(sessions)).keys() == {True, False}  # a dry run changes nothing
     assert await asyncio.to_thread(main, ["demo", "remove"]) == 0
     out = capsys.readouterr()
     summary = json.loads(out.out.strip().splitlines()[-1])
-    assert summary["demo"] == "removed" and summary["releases"] == 5 and summary["collection_entries"] == 1
-    assert "1 collection entries" in out.err
+    assert {k: v for k, v in summary.items() if k != "moved"} == {k: v for k, v in dry.items() if k != "moved"} | {
+        "demo": "removed"}
+    assert summary["releases"] == 5 and summary["collection_entries"] == 2 and summary["want_list_entries"] == 2
+    assert (summary["moved_collection_entries"], summary["moved_want_list_entries"]) == (1, 2)
+    assert summary["removed"] == [{"kind": "collection", "in": "Main", "card": "Victor Wembanyama"}]
+    assert "1 collection entries and 2 want-list items moved" in out.err
+    assert "collection 'Main': Victor Wembanyama" in out.err
 
     engine = create_engine(second_db)
     try:
@@ -107,8 +140,17 @@ async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url
         await engine.dispose()
     async with sessions() as s:
         assert await catalog_version.current(session=s) > version
-        left = (await s.execute(select(CollectionCard.card_id).where(CollectionCard.collection_id == coll))).scalars()
-        assert list(left) == [zards[False]]  # the collection stays, with its real card
+        left = (await s.execute(select(CollectionCard.card_id, Parallel.name, CollectionCard.buy_price_cents)
+                                .outerjoin(Parallel, Parallel.id == CollectionCard.parallel_id)
+                                .where(CollectionCard.collection_id == mine["collection"]))).all()
+        assert sorted(left, key=str) == sorted([(zards[False], "Shadowless Holo", 120000), (zards[False], None, None)],
+                                               key=str)  # the demo-only card went; the rest is real now
+        moved = await s.get(CollectionCard, mine["shadowless"])
+        assert moved is not None and moved.card_name == "Charizard"  # its analytics facts follow the real card
+        placed = (await s.execute(select(BinderCard.binder_id).where(BinderCard.collection_card_id == moved.id)))
+        assert list(placed.scalars()) == [mine["binder"]]
+        wanted = (await s.execute(select(WantListCard.card_id).where(WantListCard.list_id == mine["wants"]))).scalars()
+        assert sorted(wanted, key=str) == sorted([zards[False], real_pikachu], key=str)
     assert await asyncio.to_thread(main, ["demo", "remove"]) == 0  # nothing left: says so, changes nothing
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"] == 0
 
