@@ -113,7 +113,7 @@ async def plan(*, session: AsyncSession) -> Plan:
         .where(Card.demo.is_(True)).order_by(WantList.name, Card.name, WantListCard.id))).all()
     notes = (await session.execute(select(Feedback.entity_id).join(Card, Card.id == Feedback.entity_id)
                                    .where(Feedback.entity_type == "card", Card.demo.is_(True)))).scalars()
-    out.twins = await _twins(session, {r[1] for r in coll} | {r[1] for r in wants} | set(notes))
+    out.twins = await _twins(session, {r[1] for r in coll} | {r[1] for r in wants} | {n for n in notes if n})
     cache: dict[tuple[Any, Any], uuid.UUID | None] = {}
     for entry, card, par, where, name in coll:
         row = {"kind": "collection", "in": where, "card": name}
