@@ -38,7 +38,11 @@ from store.models import (
     Collection,
     CollectionCard,
     Collector,
+    MarketplaceListing,
     Parallel,
+    PopulationCount,
+    Release,
+    Segment,
     PriceRecord,
 )
 from store.queries import catalog_version
@@ -239,3 +243,39 @@ async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessi
     assert "$36,110.54" in body["answer"] and "$7,000.00" in body["answer"]
     body = await ask("Show me Pikachu from Base Set")  # the demo's copy of a real card is left out
     assert body["answer"].count("1999 Base Set Pikachu #58") == 1 and "(demo)" not in body["answer"]
+
+
+async def _synthetic_cards(sessions) -> dict[str, set[tuple[bool, str]]]:
+    """table -> {(demo?, segment)} of the cards holding synthetic rows."""
+    out = {}
+    async with sessions() as s:
+        for name, model, where in (("populations", PopulationCount, PopulationCount.synthetic.is_(True)),
+                                   ("prices", PriceRecord, PriceRecord.source == "eBay (synthetic)"),
+                                   ("listings", MarketplaceListing, MarketplaceListing.synthetic.is_(True))):
+            rows = (await s.execute(select(Card.demo, Segment.name).distinct().join(model, model.card_id == Card.id)
+                                    .join(Release, Release.id == Card.release_id)
+                                    .join(Segment, Segment.id == Release.segment_id).where(where))).all()
+            out[name] = {(bool(d), n) for d, n in rows}
+    return out
+
+
+async def test_synthetic_generators_draw_real_cards_beside_the_demo(sessions, tmp_path):
+    await demo.run(sessions, None)
+    await _real(sessions, tmp_path)
+    for gen in (population_synthetic, prices_synthetic, listings_synthetic):
+        await gen.run(sessions, "40")
+    first = await _synthetic_cards(sessions)
+    assert first["populations"] == {(False, "Pokemon"), (False, "Baseball")}  # drawn across the real catalog
+    assert first["prices"] == first["listings"] == {(False, "Baseball")}  # sports only; never the demo's
+    async with sessions() as s:
+        picked = set((await s.execute(select(PopulationCount.card_id).distinct())).scalars())
+    assert len(picked) == 40
+    await population_synthetic.run(sessions, "40")  # seeded: the same cards again
+    async with sessions() as s:
+        assert set((await s.execute(select(PopulationCount.card_id).distinct())).scalars()) == picked
+
+
+async def test_synthetic_generators_on_a_demo_only_catalog_stay_on_the_demo(sessions):
+    await _demo_layer(sessions)
+    found = await _synthetic_cards(sessions)
+    assert {d for rows in found.values() for d, _ in rows} == {True} and found["prices"]
