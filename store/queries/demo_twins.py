@@ -1,8 +1,9 @@
 """Users' entries of demo cards, moved to the real card each demo card copies before the demo goes.
 
 A demo card's *twin* is the one real card (not demo) of the same segment, name (any case), number and
-release year; when several real cards qualify, the one in a set of the same name, if that leaves
-exactly one. Collection entries, want-list items and feedback of a card with a twin are re-pointed
+release year in a release named like the demo's (its name, perhaps with more words after: "2024
+Topps Chrome" -> "2024 Topps Chrome Baseball"); when several qualify, the one in a set of the same
+name, if that leaves exactly one. Collection entries, want-list items and feedback of a card with a twin are re-pointed
 to it (binder placements and photos hang from the collection entry and follow it); an entry's demo
 parallel becomes the twin's parallel of the same name, or, failing that, the one whose name holds
 all its words with the fewest others ("Shadowless" -> "Shadowless Holo"); with none the entry moves
@@ -57,7 +58,7 @@ async def _twins(session: AsyncSession, demo_ids: set[uuid.UUID]) -> dict[uuid.U
     d, r = aliased(Card), aliased(Card)
     dr, rr = aliased(Release), aliased(Release)
     ds, rs = aliased(CardSet), aliased(CardSet)
-    stmt = (select(d.id, r.id, func.lower(ds.name) == func.lower(rs.name))
+    stmt = (select(d.id, r.id, dr.name, rr.name, ds.name, rs.name)
             .join(dr, dr.id == d.release_id).join(ds, ds.id == d.set_id)
             .join(r, and_(func.lower(r.name) == func.lower(d.name), r.number == d.number, r.demo.is_(False),
                           r.variation_of.is_(None)))
@@ -65,8 +66,9 @@ async def _twins(session: AsyncSession, demo_ids: set[uuid.UUID]) -> dict[uuid.U
             .join(rs, rs.id == r.set_id)
             .where(d.id.in_(demo_ids)))
     found: dict[uuid.UUID, list[tuple[uuid.UUID, bool]]] = {}
-    for demo_id, real_id, same_set in (await session.execute(stmt)).all():
-        found.setdefault(demo_id, []).append((real_id, bool(same_set)))
+    for demo_id, real_id, demo_rel, real_rel, demo_set, real_set in (await session.execute(stmt)).all():
+        if real_rel.lower().startswith(demo_rel.lower()):  # "2024 Topps Chrome" -> "... Chrome Baseball"
+            found.setdefault(demo_id, []).append((real_id, demo_set.lower() == real_set.lower()))
     out = {}
     for demo_id, cands in found.items():
         if len(cands) == 1:

@@ -45,7 +45,7 @@ from store.models import (
     Segment,
     PriceRecord,
 )
-from store.queries import catalog_version
+from store.queries import catalog_version, demo_twins
 from store.queries import identify as iq
 from tests.conftest import shared_data
 from tests.realdata import catalog_dump, tcgdex_subset
@@ -279,3 +279,23 @@ async def test_synthetic_generators_on_a_demo_only_catalog_stay_on_the_demo(sess
     await _demo_layer(sessions)
     found = await _synthetic_cards(sessions)
     assert {d for rows in found.values() for d, _ in rows} == {True} and found["prices"]
+
+
+async def test_a_twin_is_the_same_card_in_the_same_release_not_a_namesake(sessions, cat):
+    await demo.run(sessions, None)
+    async with sessions() as s, s.begin():  # a real namesake: same player, number and year, another release
+        donruss = Release(id=uuid.uuid4(), segment_id=cat.releases["chrome"].segment_id, name="2024 Donruss Baseball",
+                          year="2024")
+        s.add(donruss)
+        await s.flush()
+        whammy = CardSet(id=uuid.uuid4(), release_id=donruss.id, name="Whammy!")
+        s.add(whammy)
+        await s.flush()
+        s.add(Card(id=uuid.uuid4(), set_id=whammy.id, release_id=donruss.id, name="Jackson Holliday", number="7"))
+    chrome = select(Card.id).join(Release, Release.id == Card.release_id).where(
+        Release.name == "2024 Topps Chrome", Card.demo)
+    demo_ohtani = await _one(sessions, chrome.where(Card.name == "Shohei Ohtani", Card.number == "1"))
+    demo_holliday = await _one(sessions, chrome.where(Card.name == "Jackson Holliday", Card.number == "7"))
+    async with sessions() as s:
+        twins = await demo_twins._twins(s, {demo_ohtani, demo_holliday})
+    assert twins == {demo_ohtani: cat.cards["ohtani"].id}  # "2024 Topps Chrome" is the real 2024 Topps Chrome
