@@ -30,6 +30,8 @@ _NUMBER = re.compile(r"-?(?:0[xX][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[e
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _WORDS = {"true": True, "false": False, "null": None, "undefined": None}
+_STRING = {q: re.compile(q + r"((?:[^" + q + r"\\]|\\.)*)" + q, re.S) for q in "\"'`"}
+_SPACE = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
 MAX_DEPTH = 64
 
 
@@ -89,20 +91,9 @@ class _Parser:
 
     def skip(self, pos: int) -> int:
         """Past whitespace and comments."""
-        t = self.text
-        while pos < len(t):
-            if t[pos].isspace():
-                pos += 1
-            elif t.startswith("//", pos):
-                end = t.find("\n", pos)
-                pos = len(t) if end < 0 else end + 1
-            elif t.startswith("/*", pos):
-                end = t.find("*/", pos + 2)
-                if end < 0:
-                    raise self.fail(pos, "unclosed comment")
-                pos = end + 2
-            else:
-                break
+        pos = _SPACE.match(self.text, pos).end()  # type: ignore[union-attr]  # matches the empty string too
+        if self.text.startswith("/*", pos):
+            raise self.fail(pos, "unclosed comment")
         return pos
 
     def value(self, pos: int, depth: int) -> tuple[Any, int]:
@@ -139,21 +130,15 @@ class _Parser:
     def string(self, pos: int) -> tuple[str, int]:
         t = self.text
         quote = t[pos]
-        i = pos + 1
-        while i < len(t):
-            c = t[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == quote:
-                body = t[pos + 1:i]
-                if quote == "`" and "${" in body:
-                    raise self.fail(pos, "a template literal with ${...} is computed, not a literal")
-                if quote != "`" and "\n" in body.replace("\\\n", ""):
-                    raise self.fail(pos, "a line break inside a string")
-                return _unescape(body, pos, t), i + 1
-            i += 1
-        raise self.fail(pos, "unclosed string")
+        m = _STRING[quote].match(t, pos)
+        if m is None:
+            raise self.fail(pos, "unclosed string")
+        body = m.group(1)
+        if quote == "`" and "${" in body:
+            raise self.fail(pos, "a template literal with ${...} is computed, not a literal")
+        if quote != "`" and "\n" in body.replace("\\\n", ""):
+            raise self.fail(pos, "a line break inside a string")
+        return (_unescape(body, pos, t) if "\\" in body else body), m.end()
 
     def key(self, pos: int) -> tuple[str, int]:
         t = self.text
