@@ -1,4 +1,4 @@
-"""``cardwise import tcgdex SOURCE``: the Pokemon TCG catalog of tcgdex/cards-database (MIT).
+"""``cardwise import tcgdex PATH``: the Pokemon TCG of tcgdex/cards-database (MIT): repository, archive or JSON.
 
 SOURCE (a path or an https URL) is the repository itself, a checkout or its GitHub archive
 (``.../archive/refs/heads/master.tar.gz`` or ``.zip``; only ``data/**.ts`` is extracted, and each
