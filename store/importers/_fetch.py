@@ -62,19 +62,25 @@ def download(url: str, dest: Path) -> Path:
 
 
 def _extract(archive: Path, into: Path, keep: Callable[[str], bool] | None = None) -> None:
-    """Unpack (the members ``keep`` accepts) without letting a member land outside ``into``."""
-    if archive.name.lower().endswith(".zip"):
-        with zipfile.ZipFile(archive) as z:
-            names = z.namelist()
-            for name in names:
-                if name.startswith("/") or ".." in Path(name).parts:
-                    raise ValueError(f"unsafe path in archive: {name}")
-            z.extractall(into, [n for n in names if keep is None or keep(n)])
-        return
-    with tarfile.open(archive, "r|*") as t:  # read once, front to back
-        for member in t:
-            if keep is None or keep(member.name):
-                t.extract(member, into, filter="data")
+    """Unpack (the members ``keep`` accepts) without letting a member land outside ``into``; a progress
+    bar counts the files on a terminal."""
+    with tqdm(unit=" files", desc=f"unpack {archive.name}", leave=False, disable=not sys.stderr.isatty()) as bar:
+        if archive.name.lower().endswith(".zip"):
+            with zipfile.ZipFile(archive) as z:
+                names = z.namelist()
+                for name in names:
+                    if name.startswith("/") or ".." in Path(name).parts:
+                        raise ValueError(f"unsafe path in archive: {name}")
+                for name in names:
+                    if keep is None or keep(name):
+                        z.extract(name, into)
+                        bar.update()
+            return
+        with tarfile.open(archive, "r|*") as t:  # read once, front to back
+            for member in t:
+                if keep is None or keep(member.name):
+                    t.extract(member, into, filter="data")
+                    bar.update()
 
 
 def _found(root: Path, holds: Callable[[Path], bool]) -> Path:
