@@ -248,17 +248,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def _remove_demo(url: str, *, dry_run: bool) -> int:
     from store.queries import demo
 
-    async def run(sessions: Any) -> dict[str, int]:
+    async def run(sessions: Any) -> dict[str, Any]:
         async with sessions() as s, s.begin():
             return await (demo.summary if dry_run else demo.remove)(session=s)
 
     counts = asyncio.run(_with_sessions(url, run) if dry_run else _changing_catalog(url, run))
-    entries = counts["collection_entries"] + counts["want_list_entries"]
     verb = "would remove" if dry_run else "removed"
     print(f"{verb} the demo catalog: {counts['releases']} releases, {counts['cards']} cards with their prices, "
-          f"populations and listings; {counts['collection_entries']} collection entries and "
-          f"{counts['want_list_entries']} want-list entries pointed at demo cards"
-          + (" and go with them; collections and lists themselves stay" if entries else ""), file=sys.stderr)
+          f"populations and listings; collections, lists and binders stay", file=sys.stderr)
+    moved = counts["moved_collection_entries"] + counts["moved_want_list_entries"]
+    if moved:
+        print(f"  {counts['moved_collection_entries']} collection entries and {counts['moved_want_list_entries']} "
+              f"want-list items {'would move' if dry_run else 'moved'} to the real card each demo card copies",
+              file=sys.stderr)
+    for e in counts["moved"]:
+        if e.get("without_parallel"):
+            print(f"  {e['kind']} {e['in']!r}: {e['card']} moved as the base card (the real card has no "
+                  f"{e['without_parallel']!r} parallel)", file=sys.stderr)
+    if counts["removed"]:
+        print(f"  {len(counts['removed'])} entries of demo cards with no real card {'would go' if dry_run else 'went'} "
+              "with the demo:", file=sys.stderr)
+        for e in counts["removed"]:
+            print(f"    {e['kind']} {e['in']!r}: {e['card']}", file=sys.stderr)
     print(json.dumps({"demo": "dry-run" if dry_run else "removed", **counts}))
     return 0
 

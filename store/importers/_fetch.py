@@ -1,8 +1,9 @@
 """Importer sources given as a URL: the same public data, downloaded to a temporary folder first.
 
-``async with fetched(source, holds=...) as path`` yields ``Path(source)`` for a local path. For an
-``https://`` URL (``http://`` works too, for a server of one's own) it streams the download with a
-progress bar (tqdm, silent when stderr is not a terminal) and yields:
+``async with fetched(source, holds=...) as path`` yields ``Path(source)`` for a local folder or file,
+and the extracted folder that ``holds`` accepts for a local archive. For an ``https://`` URL
+(``http://`` works too, for a server of one's own) it streams the download with a progress bar
+(tqdm, silent when stderr is not a terminal) and yields:
 
 - for an archive (``.zip``, ``.tar.gz``, ``.tgz``, ``.tar``, e.g. a GitHub repository archive):
   the extracted folder that ``holds`` accepts, the shallowest one first;
@@ -10,7 +11,8 @@ progress bar (tqdm, silent when stderr is not a terminal) and yields:
 - for a folder URL (ending in ``/``): the files named in ``files`` fetched beside each other, or,
   without names, every ``.csv`` / ``.json`` its index page links to.
 
-The temporary folder is removed when the block ends.
+``keep`` (a member name -> bool) limits what is extracted from an archive (a repository archive
+holds more than an importer reads). The temporary folder is removed when the block ends.
 """
 
 from __future__ import annotations
@@ -59,17 +61,26 @@ def download(url: str, dest: Path) -> Path:
     return dest
 
 
-def _extract(archive: Path, into: Path) -> None:
-    """Unpack without letting a member land outside ``into``."""
-    if archive.name.endswith(".zip"):
-        with zipfile.ZipFile(archive) as z:
-            for name in z.namelist():
-                if name.startswith("/") or ".." in Path(name).parts:
-                    raise ValueError(f"unsafe path in archive: {name}")
-            z.extractall(into)
-        return
-    with tarfile.open(archive) as t:
-        t.extractall(into, filter="data")
+def _extract(archive: Path, into: Path, keep: Callable[[str], bool] | None = None) -> None:
+    """Unpack (the members ``keep`` accepts) without letting a member land outside ``into``; a progress
+    bar counts the files on a terminal."""
+    with tqdm(unit=" files", desc=f"unpack {archive.name}", leave=False, disable=not sys.stderr.isatty()) as bar:
+        if archive.name.lower().endswith(".zip"):
+            with zipfile.ZipFile(archive) as z:
+                names = z.namelist()
+                for name in names:
+                    if name.startswith("/") or ".." in Path(name).parts:
+                        raise ValueError(f"unsafe path in archive: {name}")
+                for name in names:
+                    if keep is None or keep(name):
+                        z.extract(name, into)
+                        bar.update()
+            return
+        with tarfile.open(archive, "r|*") as t:  # read once, front to back
+            for member in t:
+                if keep is None or keep(member.name):
+                    t.extract(member, into, filter="data")
+                    bar.update()
 
 
 def _found(root: Path, holds: Callable[[Path], bool]) -> Path:
@@ -89,13 +100,23 @@ def _name(url: str) -> str:
     return urllib.parse.unquote(Path(urllib.parse.urlparse(url).path).name) or "download"
 
 
-def fetch(url: str, work: Path, *, files: Sequence[str] = (), holds: Callable[[Path], bool] | None = None) -> Path:
+def is_archive(name: str) -> bool:
+    return name.lower().endswith(ARCHIVES)
+
+
+def unpack(archive: Path, work: Path, *, holds: Callable[[Path], bool] | None = None,
+           keep: Callable[[str], bool] | None = None) -> Path:
+    """Extract a local archive under ``work``; the folder in it that ``holds`` accepts."""
+    _extract(archive, work / "x", keep)
+    return _found(work / "x", holds or (lambda p: True))
+
+
+def fetch(url: str, work: Path, *, files: Sequence[str] = (), holds: Callable[[Path], bool] | None = None,
+          keep: Callable[[str], bool] | None = None) -> Path:
     """Download ``url`` into ``work`` and return the local path the importer reads (see the module doc)."""
     path = urllib.parse.urlparse(url).path.lower()
-    if path.endswith(ARCHIVES):
-        archive = download(url, work / _name(url))
-        _extract(archive, work / "x")
-        return _found(work / "x", holds or (lambda p: True))
+    if is_archive(path):
+        return unpack(download(url, work / _name(url)), work, holds=holds, keep=keep)
     if path.endswith(FILES):  # kept under its last folders (JunkWax reads the sport and year from them)
         parts = [urllib.parse.unquote(p) for p in urllib.parse.urlparse(url).path.split("/") if p][-3:]
         dest = work.joinpath("file", *parts)
@@ -118,14 +139,18 @@ def fetch(url: str, work: Path, *, files: Sequence[str] = (), holds: Callable[[P
 
 
 @asynccontextmanager
-async def fetched(source: str, *, files: Sequence[str] = (),
-                  holds: Callable[[Path], bool] | None = None) -> AsyncIterator[Path]:
-    """``Path(source)``, or the downloaded copy of a URL (removed afterwards)."""
-    if not is_url(source):
+async def fetched(source: str, *, files: Sequence[str] = (), holds: Callable[[Path], bool] | None = None,
+                  keep: Callable[[str], bool] | None = None) -> AsyncIterator[Path]:
+    """``Path(source)``, or the extracted or downloaded copy of an archive or URL (removed afterwards)."""
+    local = not is_url(source)
+    if local and not (Path(source).is_file() and is_archive(source)):
         yield Path(source)
         return
     work = Path(tempfile.mkdtemp(prefix="cardwise-import-"))
     try:
-        yield await asyncio.to_thread(fetch, source, work, files=files, holds=holds)
+        if local:
+            yield await asyncio.to_thread(unpack, Path(source), work, holds=holds, keep=keep)
+        else:
+            yield await asyncio.to_thread(fetch, source, work, files=files, holds=holds, keep=keep)
     finally:
         shutil.rmtree(work, ignore_errors=True)

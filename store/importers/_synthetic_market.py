@@ -1,4 +1,9 @@
-"""Shared pieces of the SYNTHETIC sports price and listing generators (seeded, marked synthetic)."""
+"""Shared pieces of the SYNTHETIC population, sports price and listing generators (seeded, marked synthetic).
+
+Which cards get synthetic data: ``pick_cards`` draws N base cards with a seeded generator from the
+real catalog, or from the demo catalog when the catalog holds no real card of that kind, never a
+mix (the demo's synthetic data stays on the demo and goes with ``cardwise demo remove``).
+"""
 
 from __future__ import annotations
 
@@ -17,13 +22,29 @@ CONDITIONS: list[tuple[str | None, str | None, float]] = [
     (None, None, 1.0), ("PSA", "10", 4.0), ("PSA", "9", 1.8), ("PSA", "8", 1.2), ("BGS", "9.5", 2.5), ("SGC", "10", 2.8)]
 
 
-async def sports_cards(s: AsyncSession, n: int) -> list[tuple[Card, CardSet, Release, list[Parallel | None]]]:
-    """Up to ``n`` base cards outside the Pokemon/TCG segments, each with its applicable parallels."""
+GAMES = ["Pokemon", "Pokémon", "Magic: The Gathering"]
+
+
+async def pick_cards(s: AsyncSession, n: int, seed: int, *, sports_only: bool) -> list[Any]:
+    """Ids of ``n`` base cards (sports only, or any), drawn with ``random.Random(seed)``: real cards when the
+    catalog has any of that kind, otherwise the demo's; in id order."""
+    stmt = select(Card.id).where(Card.variation_of.is_(None))
+    if sports_only:
+        stmt = (stmt.join(Release, Release.id == Card.release_id).join(Segment, Segment.id == Release.segment_id)
+                .where(Segment.name.notin_(GAMES)))
+    for demo in (False, True):
+        ids = list((await s.scalars(stmt.where(Card.demo.is_(demo)).order_by(Card.id))).all())
+        if ids:
+            return sorted(random.Random(seed).sample(ids, min(n, len(ids))))
+    return []
+
+
+async def sports_cards(s: AsyncSession, n: int, seed: int) -> list[tuple[Card, CardSet, Release, list[Parallel | None]]]:
+    """``n`` base cards outside the Pokemon/TCG segments (``pick_cards``), each with its applicable parallels."""
+    ids = await pick_cards(s, n, seed, sports_only=True)
     stmt = (select(Card, CardSet, Release).join(CardSet, CardSet.id == Card.set_id)
-            .join(Release, Release.id == Card.release_id).join(Segment, Segment.id == Release.segment_id)
-            .where(Card.variation_of.is_(None), Segment.name.notin_(["Pokemon", "Pokémon", "Magic: The Gathering"]))
-            .order_by(Card.id).limit(n))
-    rows = (await s.execute(stmt)).all()
+            .join(Release, Release.id == Card.release_id).where(Card.id.in_(ids)).order_by(Card.id))
+    rows = (await s.execute(stmt)).all() if ids else []
     set_ids = {r[1].id for r in rows}
     pars: dict[Any, list[Parallel]] = {}
     if set_ids:

@@ -1,5 +1,8 @@
 """``cardwise import population-synthetic [N]``: SYNTHETIC graded populations for N cards (default 500).
 
+The N cards are drawn with a seeded generator from the real catalog (the demo's only when nothing
+real is loaded: ``_synthetic_market.pick_cards``).
+
 No public population data exists. This seeded generator (seed 5) writes plausible counts and
 marks every row ``synthetic = True`` (and the companies' sync rows), so nobody mistakes them for
 real reports:
@@ -21,6 +24,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._synthetic_market import pick_cards
 from store.importers.grades import load as load_grades
 from store.importers.population import mark_synced, upsert_count, upsert_link
 from store.models import Card, CardSet, Parallel, ParallelCard
@@ -54,7 +58,8 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     counts = {"cards": 0, "counts": 0, "links": 0}
     async with sessions() as s, s.begin():
         await load_grades(s)
-        cards = list((await s.scalars(select(Card).where(Card.variation_of.is_(None)).order_by(Card.id).limit(n))).all())
+        ids = await pick_cards(s, n, SEED, sports_only=False)
+        cards = list((await s.scalars(select(Card).where(Card.id.in_(ids)).order_by(Card.id))).all()) if ids else []
         set_ids = {c.set_id for c in cards}
         pars: dict[Any, list[Parallel]] = {}
         for p in (await s.scalars(select(Parallel).where(Parallel.set_id.in_(set_ids)))).all() if set_ids else []:

@@ -1,6 +1,10 @@
-"""``cardwise import tcgdex PATH``: the Pokemon TCG catalog of tcgdex/cards-database (MIT) as JSON.
+"""``cardwise import tcgdex PATH``: the Pokemon TCG of tcgdex/cards-database (MIT): repository, archive or JSON.
 
-PATH holds ``series.json``, ``sets.json`` and ``cards.json`` (an array, streamed item by item).
+SOURCE (a path or an https URL) is the repository itself, a checkout or its GitHub archive
+(``.../archive/refs/heads/master.tar.gz`` or ``.zip``; only ``data/**.ts`` is extracted, and each
+file's object literal is read by a parser, never run: ``_tcgdex_upstream``), or a folder of its
+JSON export: ``sets.json`` and ``cards.json`` (an array, streamed item by item). Both give the
+same catalog.
 Mapping: segment = Pokemon; manufacturer = Wizards of the Coast for the series it printed (Base,
 Gym, Neo, Legendary Collection, E-Card), The Pokemon Company International for the rest;
 release = a tcgdex set (year and release date from ``releaseDate``); set = the main set of that
@@ -19,20 +23,23 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import uuid
 from datetime import date
 from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from store.importers import _tcgdex_upstream as upstream
 from store.importers._bulk import Lookups, clip, derive_id, number_sort, upsert
 from store.importers._fetch import fetched
 from store.importers._jsonstream import iter_array
 from store.importers._skips import Skips
+from store.importers._tcgdex_upstream import Item
 from store.models import Card, CardSet, FieldValue, Parallel, ParallelCard, Release
 
 NAME = "tcgdex"
-HELP = "Pokemon TCG catalog (path or https URL of the tcgdex JSON folder or an archive of it: sets.json, cards.json)"
+HELP = ("Pokemon TCG catalog (path or https URL of the tcgdex/cards-database repository or its .tar.gz/.zip "
+        "archive, or of a folder of its JSON export: sets.json, cards.json)")
 NEEDS_SOURCE = True
 log = logging.getLogger("cardwise.catalog")
 
@@ -81,8 +88,9 @@ def variant_names(variants: Any) -> tuple[str | None, list[str]]:
 
 
 class _SetBuffer:
-    def __init__(self, set_id: uuid.UUID) -> None:
+    def __init__(self, set_id: uuid.UUID, file: Path) -> None:
         self.set_id = set_id
+        self.file = file
         self.cards: list[dict[str, Any]] = []
         self.fields: list[dict[str, Any]] = []
         self.variants: dict[str, list[uuid.UUID]] = {}
@@ -111,31 +119,64 @@ async def _safe_flush(sessions, buf: _SetBuffer, report) -> int:
     try:
         return await _flush(sessions, buf)
     except Exception as exc:  # noqa: BLE001 - this set's cards roll back; the import goes on
-        report(f"set {buf.set_id}", f"could not store {len(buf.cards)} cards: {exc!r}"[:500])
+        report(buf.file, None, f"set {buf.set_id}: could not store {len(buf.cards)} cards: {exc!r}"[:500])
         return 0
 
 
 async def run(sessions, source: str | None = None, *, progress: Any = None) -> dict[str, Any]:
     if not source:
-        raise ValueError("tcgdex needs the path or URL of the folder (or archive) holding sets.json and cards.json")
-    async with fetched(source, files=JSON_FILES, holds=lambda p: all((p / f).is_file() for f in JSON_FILES)) as root:
-        return await _run(sessions, root, progress)
+        raise ValueError("tcgdex needs the path or URL of the tcgdex/cards-database repository (a checkout or "
+                         "its .tar.gz/.zip archive) or of a folder holding its JSON export (sets.json, cards.json)")
+    async with fetched(source, files=JSON_FILES, holds=lambda p: _is_json(p) or upstream.holds(p), keep=_wanted) as root:
+        if _is_json(root):
+            return await _run(sessions, root, _json_sets(root), lambda: _json_cards(root), progress)
+        if upstream.holds(root):
+            return await _run(sessions, root, upstream.sets(root), lambda: upstream.cards(root, DIGITAL_SERIES),
+                              progress)
+        raise ValueError(f"{source} holds neither sets.json and cards.json nor the repository's data/ folder")
 
 
-async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
+def _is_json(folder: Path) -> bool:
+    return all((folder / f).is_file() for f in JSON_FILES)
+
+
+def _wanted(member: str) -> bool:
+    """Archive members worth extracting: the repository's data/**.ts, or a JSON export."""
+    parts = member.split("/")
+    return (member.endswith(".ts") and "data" in parts[:-1]) or parts[-1] in (*JSON_FILES, "series.json")
+
+
+def _json_sets(root: Path) -> Iterator[Item]:
+    path = root / "sets.json"
+    for i, st in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+        yield path, i, st
+
+
+def _json_cards(root: Path) -> Iterator[Item]:
+    path = root / "cards.json"
+    items = iter_array(path)
+    i = -1
+    while True:
+        try:
+            i, c = next(items)
+        except StopIteration:
+            return
+        except ValueError as exc:
+            yield path, i + 1, ValueError(f"unreadable from here on: {exc}")
+            return
+        yield path, i, c
+
+
+async def _run(sessions, root: Path, sets_items: Iterable[Item], card_items: Callable[[], Iterator[Item]],
+               progress: Any) -> dict[str, Any]:
     counts: dict[str, Any] = dict.fromkeys(("releases", "sets", "cards", "parallels", "skipped_digital",
                                             "bad_records"), 0)
     skips = Skips(log, NAME, root)
 
-    def report(location: str, message: str) -> None:
+    def report(file: Path | str, row: int | None, message: str) -> None:
         counts["bad_records"] += 1
-        m = re.fullmatch(r"(.*?)\[(\d+)\]", location)  # "<file>[<index>]", or a set's flush
-        if m:
-            skips.add(m.group(1), int(m.group(2)), message)
-        else:
-            skips.add(root / "cards.json", location, message)
+        skips.add(file, row, message)
 
-    sets_doc = json.loads((root / "sets.json").read_text(encoding="utf-8"))
     look = Lookups()
     set_ids: dict[tuple[str, str], uuid.UUID] = {}
     async with sessions() as s, s.begin():
@@ -143,12 +184,14 @@ async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
         field_ids = {k: await look.field(s, k, n) for k, n in
                      (("RARITY", "Rarity"), ("ARTIST", "Artist"), ("HP", "Hit Points"))}
         rel_rows, set_rows = [], []
-        for i, st in enumerate(sets_doc):
+        for file, row, st in sets_items:
             try:
+                if isinstance(st, Exception):
+                    raise st
                 serie_dir, file_name = st["_file"].split("/", 1)
                 if serie_dir in DIGITAL_SERIES:
                     counts["skipped_digital"] += 1
-                    skips.add(root / "sets.json", i, f"{_en(st.get('name') or '?')}: a digital TCG Pocket set "
+                    skips.add(file, row, f"{_en(st.get('name') or '?')}: a digital TCG Pocket set "
                               "(its cards are left out too)")
                     continue
                 name = _en(st["name"])
@@ -166,29 +209,20 @@ async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
                                  "pack_odds": None, "is_identifiable": True})
                 set_ids[(serie_dir, file_name.removesuffix(".ts"))] = set_id
             except Exception as exc:  # noqa: BLE001
-                report(f"{root / 'sets.json'}[{i}]", f"bad set: {exc!r}")
+                report(file, row, f"bad set: {exc!r}")
         await upsert(s, Release, rel_rows)
         await upsert(s, CardSet, set_rows)
     counts["releases"] = counts["sets"] = len(set_rows)
-    release_of = {r["id"]: r["id"] for r in rel_rows}
     set_release = {sr["id"]: sr["release_id"] for sr in set_rows}
-    del release_of
 
     bar = progress("tcgdex cards", None) if progress else None
     buf: _SetBuffer | None = None
     flushed: set[uuid.UUID] = set()
-    items = iter_array(root / "cards.json")
-    i = -1
-    while True:
+    for file, row, c in card_items():
+        loc = f"{file}[{row}]" if row is not None else str(file)
         try:
-            i, c = next(items)
-        except StopIteration:
-            break
-        except ValueError as exc:
-            report(f"{root / 'cards.json'}[{i + 1}]", f"unreadable from here on: {exc}")
-            break
-        loc = f"{root / 'cards.json'}[{i}]"
-        try:
+            if isinstance(c, Exception):
+                raise c
             serie_dir = c["serieDir"]
             if serie_dir in DIGITAL_SERIES:
                 continue
@@ -202,7 +236,7 @@ async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
                 if set_id in flushed:  # cards.json lists each set's cards together; say so when not
                     log.warning("cards of set %s are not contiguous at %s; its parallels are judged per run",
                                 c["set"], loc)
-                buf = _SetBuffer(set_id)
+                buf = _SetBuffer(set_id, file)
             number = clip(str(c["localId"]), 40)
             card_id = derive_id("tcgdex", "card", set_id, number)
             if card_id in buf.ids:
@@ -226,7 +260,7 @@ async def _run(sessions, root: Path, progress: Any) -> dict[str, Any]:
             if bar:
                 bar.advance(1)
         except Exception as exc:  # noqa: BLE001
-            report(loc, f"bad card: {exc!r}")
+            report(file, row, f"bad card: {exc!r}")
     if buf is not None:
         counts["parallels"] += await _safe_flush(sessions, buf, report)
     if bar:

@@ -2,8 +2,9 @@
 
 Demo rows are marked ``demo`` (release, set, card; migration demo_0001). Removing the demo deletes
 its cards, sets and releases; the database cascades to their parallels, prices, price records,
-populations, listings and images. Users' collections, lists and binders stay; only their entries
-of demo cards go with those cards (they are counted first so the command can say so).
+populations, listings and images. Users' collections, lists and binders stay: their entries of demo
+cards move to the real card each copies (``demo_twins``); only entries of demo cards with no real
+twin go with those cards, and both are listed so the command can say so.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from store.queries import demo_twins
 from store.models import (
     Attribute,
     Card,
@@ -63,8 +65,13 @@ async def overlap(*, session: AsyncSession) -> dict[str, int]:
     return {name: int(n) for name, n in (await session.execute(stmt)).all()}
 
 
-async def summary(*, session: AsyncSession) -> dict[str, int]:
-    """How much demo data there is and how many users' entries point at demo cards."""
+async def summary(*, session: AsyncSession) -> dict[str, Any]:
+    """How much demo data there is, how many users' entries point at demo cards, and which of them
+    move to a real twin or go with the demo."""
+    return {**await _counts(session), **(await demo_twins.plan(session=session)).counts()}
+
+
+async def _counts(session: AsyncSession) -> dict[str, int]:
     demo_cards = select(Card.id).where(Card.demo.is_(True))
 
     async def count(stmt: Any) -> int:
@@ -81,9 +88,12 @@ async def summary(*, session: AsyncSession) -> dict[str, int]:
     }
 
 
-async def remove(*, session: AsyncSession) -> dict[str, int]:
-    """Delete the demo catalog and everything hanging from it; returns ``summary`` as it was before."""
-    before = await summary(session=session)
+async def remove(*, session: AsyncSession) -> dict[str, Any]:
+    """Move users' entries of demo cards to their real twins, then delete the demo catalog and everything
+    hanging from it; returns ``summary`` as it was before."""
+    moves = await demo_twins.plan(session=session)
+    before = {**await _counts(session), **moves.counts()}
+    await demo_twins.apply(session=session, plan=moves)
     ids = select(Release.id).where(Release.demo.is_(True))
     sets = select(CardSet.id).where(CardSet.demo.is_(True))
     cards = select(Card.id).where(Card.demo.is_(True))

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import tests.conftest as root_conftest
+from tests.conftest import copy_of
 from tests.factories import seed_catalog
 
 # Worktrees that do not sit beside ../shared can point the real-data tests at it.
@@ -16,3 +17,11 @@ if os.environ.get("CARDWISE_SHARED_DATA"):
 @pytest.fixture
 async def cat(sessions):
     return await seed_catalog(sessions)
+
+
+@pytest.fixture
+def second_db(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
+    """Another fresh database beside ``db_url`` (a catalog imported another way, or never with the demo)."""
+    template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
+    (tmp_path / "second").mkdir()
+    yield from copy_of(db_backend, template, tmp_path / "second")

@@ -29,51 +29,26 @@ from store.importers import (
 from store.matching import TitleMatcher
 from store.models import (
     ApiKey,
-    Attribute,
+    Binder,
+    BinderCard,
+    WantList,
+    WantListCard,
     Card,
-    CardAttribute,
-    CardImage,
-    CardPrice,
     CardSet,
     Collection,
     CollectionCard,
     Collector,
-    FieldValue,
-    Manufacturer,
     MarketplaceListing,
-    MetadataField,
     Parallel,
-    ParallelCard,
     PopulationCount,
-    PopulationSetLink,
-    PopulationSync,
-    PriceRecord,
     Release,
     Segment,
+    PriceRecord,
 )
-from store.queries import catalog_version
+from store.queries import catalog_version, demo_twins
 from store.queries import identify as iq
-from tests.conftest import copy_of, shared_data
-from tests.realdata import tcgdex_subset
-
-CATALOG = (Segment, Manufacturer, Release, CardSet, Card, Attribute, CardAttribute, Parallel, ParallelCard,
-           MetadataField, FieldValue, CardImage, PriceRecord, CardPrice, PopulationCount, PopulationSetLink,
-           PopulationSync, MarketplaceListing)
-VOLATILE = {"card_price": {"id"}, "population_sync": {"last_synced_at"}, "card_image": {"created_at", "updated_at"},
-            "marketplace_listing": {"listed_at"}}
-
-
-async def _dump(sessions) -> dict[str, list[tuple]]:
-    """Every row of the catalog and market tables (less ids and times made at random)."""
-    out = {}
-    async with sessions() as s:
-        for model in CATALOG:
-            table = model.__table__
-            cols = [c for c in table.c if c.name not in VOLATILE.get(table.name, set())]
-            rows = (await s.execute(select(*cols))).all()
-            out[table.name] = sorted(tuple(str(v) for v in r) for r in rows)
-    return out
-
+from tests.conftest import shared_data
+from tests.realdata import catalog_dump, tcgdex_subset
 
 async def _demo_layer(sessions) -> None:
     """What ./scripts/run loads on an empty catalog: the demo and its synthetic market data."""
@@ -89,7 +64,9 @@ async def _real(sessions, folder: Path) -> dict:
     return await psa_sales.run(sessions, str(shared_data("psa-sales")))
 
 
-async def _collection(sessions, card_ids: list[uuid.UUID]) -> uuid.UUID:
+async def _users_things(sessions, demo_zard, real_zard, demo_pikachu, demo_shadowless, wemby) -> dict:
+    """A collection (demo Charizard Shadowless in a binder, the real Charizard, a demo-only card) and a
+    want list (demo and real Charizard, demo Pikachu)."""
     async with sessions() as s, s.begin():
         key = ApiKey(id=uuid.uuid4(), name="t", key_hash=uuid.uuid4().hex * 2, prefix="t")
         s.add(key)
@@ -98,10 +75,25 @@ async def _collection(sessions, card_ids: list[uuid.UUID]) -> uuid.UUID:
         s.add(who)
         await s.flush()
         coll = Collection(id=uuid.uuid4(), api_key_id=key.id, collector_id=who.id, name="Main")
-        s.add(coll)
+        wants = WantList(id=uuid.uuid4(), api_key_id=key.id, collector_id=who.id, name="Wants")
+        s.add_all([coll, wants])
         await s.flush()
-        s.add_all([CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=c, quantity=1) for c in card_ids])
-    return coll.id
+        shadowless = CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=demo_zard, quantity=1,
+                                    parallel_id=demo_shadowless, buy_price_cents=120000)
+        s.add_all([shadowless, CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=real_zard, quantity=1),
+                   CollectionCard(id=uuid.uuid4(), collection_id=coll.id, card_id=wemby, quantity=2)])
+        binder = Binder(id=uuid.uuid4(), collection_id=coll.id, name="Holos")
+        s.add(binder)
+        await s.flush()
+        s.add(BinderCard(id=uuid.uuid4(), binder_id=binder.id, collection_card_id=shadowless.id))
+        s.add_all([WantListCard(id=uuid.uuid4(), list_id=wants.id, card_id=c)
+                   for c in (demo_zard, real_zard, demo_pikachu)])
+    return {"collection": coll.id, "wants": wants.id, "shadowless": shadowless.id, "binder": binder.id}
+
+
+async def _one(sessions, stmt):
+    async with sessions() as s:
+        return (await s.execute(stmt)).scalars().one()
 
 
 async def _charizards(sessions) -> dict[bool, uuid.UUID]:
@@ -112,45 +104,57 @@ async def _charizards(sessions) -> dict[bool, uuid.UUID]:
     return {bool(d): i for d, i in rows}
 
 
-@pytest.fixture
-def second_db(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
-    """Another fresh database beside ``db_url`` (for a catalog that never had the demo)."""
-    template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
-    (tmp_path / "second").mkdir()
-    yield from copy_of(db_backend, template, tmp_path / "second")
-
-
 async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url, second_db, tmp_path, monkeypatch,
                                                                 capsys):
     await _demo_layer(sessions)
     await _real(sessions, tmp_path)
     zards = await _charizards(sessions)
-    coll = await _collection(sessions, [zards[True], zards[False]])
+    pikachus = await _one(sessions, select(Card.id).where(Card.name == "Pikachu", Card.number == "58", Card.demo))
+    real_pikachu = await _one(sessions, select(Card.id).join(CardSet, CardSet.id == Card.set_id).where(
+        Card.name == "Pikachu", Card.number == "58", CardSet.name == "Base Set", Card.demo.is_(False)))
+    demo_shadowless = await _one(sessions, select(Parallel.id).join(CardSet, CardSet.id == Parallel.set_id).where(
+        Parallel.name == "Shadowless", CardSet.demo))
+    wemby = await _one(sessions, select(Card.id).where(Card.name == "Victor Wembanyama", Card.demo))
+    mine = await _users_things(sessions, zards[True], zards[False], pikachus, demo_shadowless, wemby)
     async with sessions() as s:
         version = await catalog_version.current(session=s)
 
     monkeypatch.setenv("CARDWISE_DATABASE_URL", db_url)
     assert await asyncio.to_thread(main, ["demo", "remove", "--dry-run"]) == 0
     dry = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert dry["demo"] == "dry-run" and dry["cards"] > 50 and dry["collection_entries"] == 1
+    assert dry["demo"] == "dry-run" and dry["cards"] > 50 and dry["collection_entries"] == 2
     assert (await _charizards(sessions)).keys() == {True, False}  # a dry run changes nothing
     assert await asyncio.to_thread(main, ["demo", "remove"]) == 0
     out = capsys.readouterr()
     summary = json.loads(out.out.strip().splitlines()[-1])
-    assert summary["demo"] == "removed" and summary["releases"] == 5 and summary["collection_entries"] == 1
-    assert "1 collection entries" in out.err
+    assert {k: v for k, v in summary.items() if k != "moved"} == {k: v for k, v in dry.items() if k != "moved"} | {
+        "demo": "removed"}
+    assert summary["releases"] == 5 and summary["collection_entries"] == 2 and summary["want_list_entries"] == 2
+    assert (summary["moved_collection_entries"], summary["moved_want_list_entries"]) == (1, 2)
+    assert summary["removed"] == [{"kind": "collection", "in": "Main", "card": "Victor Wembanyama"}]
+    assert "1 collection entries and 2 want-list items moved" in out.err
+    assert "collection 'Main': Victor Wembanyama" in out.err
 
     engine = create_engine(second_db)
     try:
         never = sessionmaker(engine)
         await _real(never, tmp_path / "again")
-        assert await _dump(sessions) == await _dump(never)
+        assert await catalog_dump(sessions) == await catalog_dump(never)
     finally:
         await engine.dispose()
     async with sessions() as s:
         assert await catalog_version.current(session=s) > version
-        left = (await s.execute(select(CollectionCard.card_id).where(CollectionCard.collection_id == coll))).scalars()
-        assert list(left) == [zards[False]]  # the collection stays, with its real card
+        left = (await s.execute(select(CollectionCard.card_id, Parallel.name, CollectionCard.buy_price_cents)
+                                .outerjoin(Parallel, Parallel.id == CollectionCard.parallel_id)
+                                .where(CollectionCard.collection_id == mine["collection"]))).all()
+        assert sorted(left, key=str) == sorted([(zards[False], "Shadowless Holo", 120000), (zards[False], None, None)],
+                                               key=str)  # the demo-only card went; the rest is real now
+        moved = await s.get(CollectionCard, mine["shadowless"])
+        assert moved is not None and moved.card_name == "Charizard"  # its analytics facts follow the real card
+        placed = (await s.execute(select(BinderCard.binder_id).where(BinderCard.collection_card_id == moved.id)))
+        assert list(placed.scalars()) == [mine["binder"]]
+        wanted = (await s.execute(select(WantListCard.card_id).where(WantListCard.list_id == mine["wants"]))).scalars()
+        assert sorted(wanted, key=str) == sorted([zards[False], real_pikachu], key=str)
     assert await asyncio.to_thread(main, ["demo", "remove"]) == 0  # nothing left: says so, changes nothing
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"] == 0
 
@@ -239,3 +243,59 @@ async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessi
     assert "$36,110.54" in body["answer"] and "$7,000.00" in body["answer"]
     body = await ask("Show me Pikachu from Base Set")  # the demo's copy of a real card is left out
     assert body["answer"].count("1999 Base Set Pikachu #58") == 1 and "(demo)" not in body["answer"]
+
+
+async def _synthetic_cards(sessions) -> dict[str, set[tuple[bool, str]]]:
+    """table -> {(demo?, segment)} of the cards holding synthetic rows."""
+    out = {}
+    async with sessions() as s:
+        for name, model, where in (("populations", PopulationCount, PopulationCount.synthetic.is_(True)),
+                                   ("prices", PriceRecord, PriceRecord.source == "eBay (synthetic)"),
+                                   ("listings", MarketplaceListing, MarketplaceListing.synthetic.is_(True))):
+            rows = (await s.execute(select(Card.demo, Segment.name).distinct().join(model, model.card_id == Card.id)
+                                    .join(Release, Release.id == Card.release_id)
+                                    .join(Segment, Segment.id == Release.segment_id).where(where))).all()
+            out[name] = {(bool(d), n) for d, n in rows}
+    return out
+
+
+async def test_synthetic_generators_draw_real_cards_beside_the_demo(sessions, tmp_path):
+    await demo.run(sessions, None)
+    await _real(sessions, tmp_path)
+    for gen in (population_synthetic, prices_synthetic, listings_synthetic):
+        await gen.run(sessions, "40")
+    first = await _synthetic_cards(sessions)
+    assert first["populations"] == {(False, "Pokemon"), (False, "Baseball")}  # drawn across the real catalog
+    assert first["prices"] == first["listings"] == {(False, "Baseball")}  # sports only; never the demo's
+    async with sessions() as s:
+        picked = set((await s.execute(select(PopulationCount.card_id).distinct())).scalars())
+    assert len(picked) == 40
+    await population_synthetic.run(sessions, "40")  # seeded: the same cards again
+    async with sessions() as s:
+        assert set((await s.execute(select(PopulationCount.card_id).distinct())).scalars()) == picked
+
+
+async def test_synthetic_generators_on_a_demo_only_catalog_stay_on_the_demo(sessions):
+    await _demo_layer(sessions)
+    found = await _synthetic_cards(sessions)
+    assert {d for rows in found.values() for d, _ in rows} == {True} and found["prices"]
+
+
+async def test_a_twin_is_the_same_card_in_the_same_release_not_a_namesake(sessions, cat):
+    await demo.run(sessions, None)
+    async with sessions() as s, s.begin():  # a real namesake: same player, number and year, another release
+        donruss = Release(id=uuid.uuid4(), segment_id=cat.releases["chrome"].segment_id, name="2024 Donruss Baseball",
+                          year="2024")
+        s.add(donruss)
+        await s.flush()
+        whammy = CardSet(id=uuid.uuid4(), release_id=donruss.id, name="Whammy!")
+        s.add(whammy)
+        await s.flush()
+        s.add(Card(id=uuid.uuid4(), set_id=whammy.id, release_id=donruss.id, name="Jackson Holliday", number="7"))
+    chrome = select(Card.id).join(Release, Release.id == Card.release_id).where(
+        Release.name == "2024 Topps Chrome", Card.demo)
+    demo_ohtani = await _one(sessions, chrome.where(Card.name == "Shohei Ohtani", Card.number == "1"))
+    demo_holliday = await _one(sessions, chrome.where(Card.name == "Jackson Holliday", Card.number == "7"))
+    async with sessions() as s:
+        twins = await demo_twins._twins(s, {demo_ohtani, demo_holliday})
+    assert twins == {demo_ohtani: cat.cards["ohtani"].id}  # "2024 Topps Chrome" is the real 2024 Topps Chrome

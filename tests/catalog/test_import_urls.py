@@ -99,3 +99,12 @@ def test_zip_members_may_not_leave_the_folder(tmp_path):
     with pytest.raises(ValueError, match="unsafe path"):
         _extract(bad, tmp_path / "x")
     assert not (tmp_path / "escape.json").exists()
+
+
+async def test_tcgdex_from_the_repository_archive_url(sessions, served):
+    from tests.catalog.test_tcgdex_upstream import _archive, _real_files
+
+    base, root = served
+    _archive(root / "master.tar.gz", _real_files())
+    counts = await tcgdex.run(sessions, f"{base}/master.tar.gz")
+    assert (counts["cards"], counts["skipped_digital"], counts["bad_records"]) == (3, 1, 0)

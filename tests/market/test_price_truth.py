@@ -6,9 +6,10 @@ from __future__ import annotations
 import statistics
 from datetime import date, timedelta
 
+import pytest
 from sqlalchemy import select
 
-from store.importers import psa_sales, tcgdex
+from store.importers import demo, psa_sales, tcgdex
 from store.models import Card, CardSet
 from store.reference import grades as ref
 from tests.conftest import shared_data
@@ -25,12 +26,15 @@ def documented_price(records: list[dict]) -> float:
     return statistics.median(r["price"] for r in recent)
 
 
-async def test_every_figure_comes_from_the_same_records(sessions, client, auth, tmp_path):
+@pytest.mark.parametrize("with_demo", [False, True], ids=["real-only", "beside-the-demo"])
+async def test_every_figure_comes_from_the_same_records(sessions, client, auth, tmp_path, with_demo):
+    if with_demo:  # the demo's own Charizard (with its synthetic prices) changes none of the real card's figures
+        await demo.run(sessions, None)
     await tcgdex.run(sessions, str(tcgdex_subset(tmp_path / "tcgdex", ("Base Set",))))
     await psa_sales.run(sessions, str(shared_data("psa-sales")))
     async with sessions() as s:
         zard = (await s.execute(select(Card.id).join(CardSet, CardSet.id == Card.set_id).where(
-            Card.name == "Charizard", CardSet.name == "Base Set"))).scalar_one()
+            Card.name == "Charizard", CardSet.name == "Base Set", Card.demo.is_(False)))).scalar_one()
     prices = (await (await client.get(f"/v1/catalog/cards/{zard}", headers=auth)).json())["prices"]
     assert prices["psa-10"] == "36110.54" and prices["psa-9"] == "7000.00"
 
