@@ -90,19 +90,6 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     return await page(session, card_select().where(*conds), skip=skip, take=take)
 
 
-async def base_prices(*, session: AsyncSession, card_ids: list[uuid.UUID]
-                      ) -> dict[tuple[uuid.UUID, None], dict[str, int]]:
-    """The shown prices (raw, grades 9 and 10) of base cards, one statement: a ranked page's only read."""
-    out: dict[tuple[uuid.UUID, None], dict[str, int]] = defaultdict(dict)
-    if card_ids:
-        stmt = select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents).where(
-            CardPrice.card_id.in_(card_ids), CardPrice.parallel_id.is_(None))
-        for cid, key, cents in (await session.execute(stmt)).all():
-            if _wanted_key(key):
-                out[(cid, None)][key] = cents
-    return out
-
-
 async def rows_in_order(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> list[Any]:
     """The cards of these ids, in the order given (a page ranked by the search index)."""
     if not card_ids:
