@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from store.search import CatalogIndex, fingerprint, index_root, open_current
 from tools.context import ToolContext
@@ -14,6 +15,7 @@ from tools.context import ToolContext
 class _State:
     fp: str | None = None
     checked: float = 0.0
+    root: Path | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -30,6 +32,11 @@ async def catalog_index(ctx: ToolContext) -> CatalogIndex:
         except BaseException:
             state.checked = 0.0  # read again by the next request
             raise
-    root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
+    cached = ctx.services.get("catalog_index")
+    if cached is not None and cached[0] == state.fp:  # the common case: no lock, no path
+        return cached[1]
+    if state.root is None:
+        state.root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
+    root = state.root
     async with state.lock:  # one build per process at a time; the others wait for it
         return await ctx.service("catalog_index", state.fp, lambda: open_current(ctx.sessions, root))

@@ -7,17 +7,19 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
-from store.search.schema import NAME_KINDS, build_schema
+from store.search.schema import NAME_KINDS, SET_PARALLELS, build_schema
 
 Q = tantivy.Query
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
 EXACT, SAME_WORDS, CONTEXT = 100.0, 80.0, 3.0
+MAX_TEXT_WORDS = 24  # words of a card's read text looked at (``cards_in_text``)
 
 
 @dataclass(frozen=True)
@@ -38,10 +40,12 @@ class CardHit:
     id: str
     score: float
     name: str = ""  # the catalog's spelling of the card's (or entity's) name
-    card: str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
+    card: bytes | str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
 
     def data(self) -> dict | None:
-        """A card's id, name, number, description, set, release and year, attribute codes, variation_of."""
+        """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
+        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
+        the partial parallels listing it (``CatalogIndex.parallels_of`` adds its set's)."""
         return json.loads(self.card) if self.card else None
 
 
@@ -74,10 +78,21 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
+        self.memo: dict[str, Any] = {}  # views callers derive from this build (dropped with it when the catalog changes)
+        sidecar = self.path / SET_PARALLELS
+        # set id -> [[parallel id, name, numbered_to, is_partial], ...]
+        self._set_parallels: dict[str, list] = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
 
     @property
     def num_docs(self) -> int:
         return self._searcher.num_docs
+
+    def parallels_of(self, card: dict) -> list[tuple[str, str, int | None]]:
+        """A card's parallels as pages show them, (id, name, numbered_to): its set's full parallels and
+        the partial ones listing it (``card``: ``CardHit.data()``)."""
+        partials = card.get("partials") or ()
+        return [(pid, name, numbered) for pid, name, numbered, partial in self._set_parallels.get(card["set_id"], ())
+                if not partial or pid in partials]
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -179,6 +194,39 @@ class CatalogIndex:
         return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
                         card=d.get_first("card")) for s, d in docs], total
 
+    # ------------------------------------------------------------------ names read off a card
+    def cards_in_text(self, text: str, *, number: str | None = None, year: str | None = None,
+                      segment: str | None = None, limit: int = 20, min_share: float = 0.5) -> list[CardHit]:
+        """Cards whose name is in text read off a card (OCR), best first with scores: the text may hold other
+        words (team, position) and misread letters. Each of its words matches a name word whole or within its
+        typo budget; a card needs ``min_share`` of its name's words matched, and scores its tantivy score
+        times that share (a name equal to a run of the text's words gets +100). ``number`` (card number),
+        ``year`` (year or season) and ``segment`` (name or id) filter as in ``cards``."""
+        words = [w for w in fold(text).split() if len(w) > 1][:MAX_TEXT_WORDS]
+        if not words or limit <= 0:
+            return []
+        distinct = list(dict.fromkeys(words))
+        spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
+        clauses = [
+            (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)) for w in distinct])),
+            (SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "name_key", p), EXACT))
+                                      for p in sorted(spans)])),
+            (MUST, Q.term_query(self.schema, "kind", "card")),
+            *self._filter_clauses(CardFilters(number=number, year=year, segment=segment)),
+        ]
+        hits, _ = self._search(Q.boolean_query(clauses), limit * 5, count=False)
+        out = []
+        for score, addr in hits:
+            doc = self._searcher.doc(addr)
+            label = doc.get_first("label") or ""
+            name_words = fold(label).split()
+            share = sum(1 for n in name_words if _near(n, distinct)) / max(len(name_words), 1)
+            if share >= min_share:
+                out.append(CardHit(id=doc.get_first("id"), score=round(float(score) * share, 4), name=label,
+                                   card=doc.get_first("card")))
+        out.sort(key=lambda h: -h.score)
+        return out[:limit]
+
     def _filter_clauses(self, f: CardFilters) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         s = self.schema
         out = []
@@ -205,6 +253,12 @@ class CatalogIndex:
         if f.base_only:
             out.append(Q.term_query(s, "base", 1))
         return [(MUST, Q.const_score_query(q, 0.0)) for q in out]
+
+
+def _near(name_word: str, words: list[str]) -> bool:
+    """A name word one of ``words`` matches: the same, or within the query word's typo budget."""
+    return any(w == name_word or (max_edits(w) and abs(len(w) - len(name_word)) <= max_edits(w)
+                                  and edit_distance(w, name_word) <= max_edits(w)) for w in words)
 
 
 def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
