@@ -63,6 +63,9 @@ class CatalogRows:
     # what a result page shows beside the card itself: metadata fields (by key, value), base prices
     fields: dict[Any, list[tuple[str, str]]] = field(default_factory=dict)
     prices: dict[Any, dict[str, int]] = field(default_factory=dict)
+    # for the listing-title matcher: print runs, and demo cards a real release of their segment stands in for
+    numbered_to: dict[Any, int] = field(default_factory=dict)
+    stand_ins: set[Any] = field(default_factory=set)
 
 
 def _ids(row: Any, *at: int) -> tuple:
@@ -89,6 +92,9 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
                                       .where(CardPrice.parallel_id.is_(None)), 0):
         if shown_price(key):
             prices[cid][key] = cents
+    real = select(Release.segment_id).where(Release.demo.is_(False))
+    stand_ins = {r[0] for r in await rows(select(Card.id).join(Release, Release.id == Card.release_id)
+                                          .where(Card.demo.is_(True), Release.segment_id.in_(real)), 0)}
     for cid, short, name in await rows(select(CardAttribute.card_id, Attribute.short_name, Attribute.name)
                                        .join(Attribute, Attribute.id == CardAttribute.attribute_id), 0):
         attrs[cid] += [short, name]
@@ -104,6 +110,8 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
                                        .group_by(ParallelCard.parallel_id), 0)),
         attributes=attrs,
         partial_links=links,
+        numbered_to=dict(await rows(select(Card.id, Card.numbered_to).where(Card.numbered_to.is_not(None)), 0)),
+        stand_ins=stand_ins,
         fields=fields,
         prices=prices,
         cards=await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
@@ -187,15 +195,19 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                    [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
                    0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
         d.add_integer("base", int(base))
-        # what a page of search results shows, so a search reads only prices from the database
-        d.add_bytes("card", json.dumps({
+        # all a page of search results shows (a ranked page reads nothing from the database), and what the
+        # listing-title matcher checks; keys without a value are left out
+        page = {
             "id": _sid(cid), "release_id": _sid(release_id), "set_id": _sid(set_id), "name": name,
             "set_name": cat.sets[set_id][0], "number": number, "description": description,
             "release_name": cat.releases[release_id][0], "release_year": year,
             "attributes": sorted(cat.attributes.get(cid, ())[::2]) or None,
             "variation_of": _sid(variation_of) if variation_of else None,
             "fields": cat.fields.get(cid) or None, "prices": cat.prices.get(cid) or None,
-            "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None}, separators=(",", ":")).encode())
+            "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
+            "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
+        d.add_bytes("card", json.dumps({k: v for k, v in page.items() if v is not None},
+                                       separators=(",", ":")).encode())
         if num:
             d.add_text("number", num)
         writer.add_document(d)

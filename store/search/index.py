@@ -194,6 +194,20 @@ class CatalogIndex:
         return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
                         card=d.get_first("card")) for s, d in docs], total
 
+    def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
+        """Base cards (not variations) whose whole name, folded, is one of ``phrases``: the listing-title
+        matcher's candidates for the runs of a title's words (one term lookup each)."""
+        keys = sorted({k for k in map(fold, phrases) if k})
+        if not keys or limit <= 0:
+            return []
+        query = Q.boolean_query([(MUST, Q.term_set_query(self.schema, "name_key", keys)),
+                                 (MUST, Q.term_query(self.schema, "kind", "card")),
+                                 (MUST, Q.term_query(self.schema, "base", 1))])
+        hits, _ = self._search(query, limit, count=False)
+        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                        card=d.get_first("card")) for s, d in docs]
+
     # ------------------------------------------------------------------ names read off a card
     def cards_in_text(self, text: str, *, number: str | None = None, year: str | None = None,
                       segment: str | None = None, limit: int = 20, min_share: float = 0.5) -> list[CardHit]:
