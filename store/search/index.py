@@ -102,7 +102,8 @@ class CatalogIndex:
               ) -> tantivy.Query:
         """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
         ``typing``: the word being typed, whose completions count as much as the word itself. A word the
-        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part)."""
+        field holds as it is (or, as a prefix, that begins one of its words) gets no typo variants there (it
+        is no typo, and automata are the costly part); typos are whole words outside the name."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
@@ -112,16 +113,19 @@ class CatalogIndex:
                 started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 2
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
-            if edits and not self._known(f, word):
-                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
+            started_here = prefix and f == "name"
+            if edits and not self._known(f, word, started_here):
+                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, started_here),
                                         WORD_SCORES[f + "_fuzzy"]))
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
 
-    def _known(self, field: str, word: str) -> bool:
-        return self._searcher.doc_freq(field, word) > 0
+    def _known(self, field: str, word: str, prefix: bool = False) -> bool:
+        if self._searcher.doc_freq(field, word) > 0:
+            return True
+        return prefix and bool(self._searcher.terms_with_prefix(field, word, limit=1))
 
-    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False
-                    ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
+                    context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if text and need_name:  # one word at least must be in the name itself, not only around it
             clauses.append((MUST, self._const(Q.boolean_query(
@@ -130,7 +134,7 @@ class CatalogIndex:
         for i, w in enumerate(words):
             typing = prefix and i == len(words) - 1  # the word being typed may be a prefix; the others are whole
             clauses.append((MUST, self._word(w, prefix=typing, text=text, fuzzy=fuzzy, typing=typing)))
-        if text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
+        if context and text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
             spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
             clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
                                                                           CONTEXT)) for p in sorted(spans)])))
@@ -159,8 +163,10 @@ class CatalogIndex:
         wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
         if not words or not wanted or limit <= 0:
             return []
-        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True)
-        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted)))
+        # (distinct names have no release or set around them: no context clause)
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
+        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                        else Q.term_query(self.schema, "kind", wanted[0])))
         hits, _ = self._search(Q.boolean_query(clauses), limit, count=False)
         out = []
         for score, addr in hits:
