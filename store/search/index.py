@@ -292,6 +292,7 @@ def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
             if n == w or (prefix and n.startswith(w)):
                 best = 0
                 break
-            best = min(best, edit_distance(w, n))
+            if abs(len(n) - len(w)) < best:  # the distance is at least the difference in length
+                best = min(best, edit_distance(w, n))
         total += best
     return total
