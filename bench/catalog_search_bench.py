@@ -326,6 +326,7 @@ async def main_async(args) -> None:
     import aiohttp
 
     data = Path(args.data)
+    scratch: list[str] = []  # temporary folders of this run (the page body; a SQLite database not kept)
     if args.url:  # a database an earlier run built (--keep): no build, no cleanup
         url, cleanup = args.url, None
         key = Path(args.url_key).read_text().strip()
@@ -333,6 +334,8 @@ async def main_async(args) -> None:
         tmp = tempfile.mkdtemp()
         url = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
         cleanup = None
+        if not args.keep:
+            scratch.append(tmp)
     else:
         name = f"cw_sbench_{uuid.uuid4().hex[:8]}"
         import asyncpg
@@ -370,7 +373,8 @@ async def main_async(args) -> None:
                 serve(env | {"CARDWISE_CATALOG_CACHE_S": "0"}, args.workers, headers))
             warm = await stack.enter_async_context(serve(env, args.workers, headers))
             page, sample = await full_page(cold, headers, terms)
-            body_file = Path(tempfile.mkdtemp()) / "page.json"
+            scratch.append(tempfile.mkdtemp())
+            body_file = Path(scratch[-1]) / "page.json"
             body_file.write_bytes(json.dumps(page).encode())
             bare = await stack.enter_async_context(
                 background(BARE, str(body_file), str(args.workers)))
@@ -427,6 +431,8 @@ async def main_async(args) -> None:
             print(f"  target {'met' if ok else 'NOT met'}: {what}")
     finally:
         shutil.rmtree(search_dir, ignore_errors=True)  # the run's own index (derived: rebuilt next time)
+        for folder in scratch:
+            shutil.rmtree(folder, ignore_errors=True)
         if cleanup:
             import asyncpg
 

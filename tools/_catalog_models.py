@@ -104,7 +104,7 @@ async def card_items(s: Any, rows: list[Any], cls: type[CardOut] = CardOut,
             for r in rows]
 
 
-def indexed_card_items(index: CatalogIndex, hits: list[CardHit]) -> list[dict[str, Any]]:
+def indexed_card_items(index: CatalogIndex, hits: list[CardHit]) -> list[Any]:
     """A ranked page's cards from what the search index stores, rendered as ``CardOut`` serialises them
     (camelCase, no nulls). No database read (the index is rebuilt whenever the catalog changes) and no
     model per card and parallel: on a page of cards with 50 parallels each those cost more than the search.
