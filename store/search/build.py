@@ -120,9 +120,10 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
 
 
 def starts(folded: str) -> str:
-    """The first one and two letters of every word: what a word typed so far as 1-2 letters matches
-    (one posting list instead of a prefix over thousands of words)."""
-    return " ".join(sorted({p for w in folded.split() for p in (w[:1], w[:2])}))
+    """The first one, two and three letters of every word: what a word typed so far as 1-3 letters
+    matches (one posting list instead of a prefix over thousands of words: at 1M generated names a
+    3-letter prefix took 1.35 ms that way, 0.1-0.2 ms as one term)."""
+    return " ".join(sorted({p for w in folded.split() for p in (w[:1], w[:2], w[:3])}))
 
 
 def _sid(value: Any) -> str:

@@ -110,7 +110,7 @@ class CatalogIndex:
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 2
+                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 3
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
             started_here = prefix and f == "name"
