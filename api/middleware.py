@@ -4,7 +4,9 @@ timeout, API-key auth (the app adds the per-key rate limit after auth: ``api/rat
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
 import re
 import time
 import uuid
@@ -49,10 +51,35 @@ def route_label(request: web.Request) -> str:
     return info.route.resource.canonical
 
 
+_ID_STATE: list = [None, "", itertools.count()]  # pid, prefix, counter
+
+
+def new_request_id() -> str:
+    """32 hex digits unique per request: a random prefix per process (forked workers draw their own) and a
+    counter; a uuid4 per request cost a system call (os.urandom) on every request."""
+    if _ID_STATE[0] != os.getpid():
+        _ID_STATE[:] = [os.getpid(), uuid.uuid4().hex[:20], itertools.count()]
+    return f"{_ID_STATE[1]}{next(_ID_STATE[2]) & 0xFFFFFFFFFFFF:012x}"
+
+
+_SERIES: dict[tuple[str, str, str], tuple[Any, Any]] = {}  # (method, route, status) -> its two metric series
+
+
+def _series(method: str, route: str, status: str) -> tuple[Any, Any]:
+    key = (method, route, status)
+    got = _SERIES.get(key)
+    if got is None:  # labels() takes a lock and builds a key each call: once per series instead
+        labels = {"method": method, "route": route, "status": status}
+        got = (metrics.HTTP_REQUESTS.labels(**labels), metrics.HTTP_LATENCY.labels(**labels))
+        if len(_SERIES) < 4096:  # methods are any token a client sends
+            _SERIES[key] = got
+    return got
+
+
 @web.middleware
 async def request_context(request: web.Request, handler):
     incoming = request.headers.get(REQUEST_ID_HEADER, "")
-    rid = incoming if _SAFE_ID.match(incoming) else uuid.uuid4().hex
+    rid = incoming if incoming and _SAFE_ID.match(incoming) else new_request_id()
     request[REQUEST_ID] = rid
     start = time.perf_counter()
     status = 500
@@ -72,22 +99,23 @@ async def request_context(request: web.Request, handler):
         metrics.HTTP_IN_FLIGHT.dec()
         duration = time.perf_counter() - start
         route = route_label(request)
-        labels = {"method": request.method, "route": route, "status": str(status)}
-        metrics.HTTP_REQUESTS.labels(**labels).inc()
-        metrics.HTTP_LATENCY.labels(**labels).observe(duration)
+        count, latency = _series(request.method, route, str(status))
+        count.inc()
+        latency.observe(duration)
         caller = request.get(CALLER)
-        log.info(
-            "request",
-            extra={
-                "request_id": rid,
-                "method": request.method,
-                "route": route,
-                "path": request.path,
-                "status": status,
-                "duration_ms": round(duration * 1000, 2),
-                "key_id": str(caller.key_id) if caller else None,
-            },
-        )
+        if log.isEnabledFor(logging.INFO):
+            log.info(
+                "request",
+                extra={
+                    "request_id": rid,
+                    "method": request.method,
+                    "route": route,
+                    "path": request.path,
+                    "status": status,
+                    "duration_ms": round(duration * 1000, 2),
+                    "key_id": str(caller.key_id) if caller else None,
+                },
+            )
 
 
 def request_timeout(seconds: float):

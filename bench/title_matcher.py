@@ -8,7 +8,9 @@ over three years (different card numbers each year), parallels with overlapping 
 players; then writes seller-style titles (reordered words, lower case, missing '#', missing year,
 extra words such as RC or 🔥, graders spelled several ways) plus distractors that have no answer
 (players not in the catalog, lots). A match counts as correct only when card, parallel AND grade
-are all right. Prints precision (correct / matched), coverage (correct / answerable) and speed.
+are all right. Prints precision (correct / matched), coverage (correct / answerable) and speed, for the
+matcher asking the catalog search index for candidates (what ``cardwise import listings`` uses) and for
+the one holding every card in memory.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from store import migrations
 from store.db import create_engine, sessionmaker
 from store.importers import grades as grades_importer
 from store.matching import TitleMatcher
+from store.search import build as build_index
 from store.models import Card, CardSet, Manufacturer, Parallel, Release, Segment
 from store.reference import grades as ref
 
@@ -128,13 +131,25 @@ async def main() -> None:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
         answers = await build(url, args.players, rng)
         engine = create_engine(url)
-        async with sessionmaker(engine)() as s:
-            t0 = time.perf_counter()
-            matcher = await TitleMatcher.load(s)
-            load_s = time.perf_counter() - t0
+        sessions = sessionmaker(engine)
+        t0 = time.perf_counter()
+        index = await build_index(sessions, Path(tmp) / "search")
+        index_s = time.perf_counter() - t0
+        matchers = {}
+        for label, ix in (("search index", index), ("in memory", None)):
+            async with sessions() as s:
+                t0 = time.perf_counter()
+                matchers[label] = (await TitleMatcher.load(s, ix), time.perf_counter() - t0)
         await engine.dispose()
-    cases = [make_title(rng, rng.choice(answers)) for _ in range(args.titles)]
-    cases += [(distractor(rng), None) for _ in range(args.titles // 10)]
+        cases = [make_title(rng, rng.choice(answers)) for _ in range(args.titles)]
+        cases += [(distractor(rng), None) for _ in range(args.titles // 10)]
+        print(f"catalog: {len(answers)} base cards ({args.players} players x 5 releases x 3 years), "
+              f"titles: {len(cases)}; search index built in {index_s:.1f} s")
+        for label, (matcher, load_s) in matchers.items():
+            report(label, matcher, load_s, cases)
+
+
+def report(label: str, matcher: TitleMatcher, load_s: float, cases: list) -> None:
     t0 = time.perf_counter()
     results = [(matcher.match(t), truth, t) for t, truth in cases]
     match_s = time.perf_counter() - t0
@@ -143,11 +158,9 @@ async def main() -> None:
     card_right = [1 for m, truth, _ in matched if truth and m.card_id == truth[0]]
     answerable = sum(1 for _, truth in cases if truth)
     wrong = [(t, m) for m, truth, t in matched if not truth or (m.card_id, m.parallel_id, m.grade_id) != truth]
-    print(f"catalog: {len(answers)} base cards ({args.players} players x 5 releases x 3 years), "
-          f"titles: {len(cases)} ({answerable} answerable, {len(cases) - answerable} distractors)")
-    print(f"matched: {len(matched)}  precision (card+parallel+grade): {len(correct) / max(1, len(matched)):.4f} ({len(correct)}/{len(matched)})  "
+    print(f"[{label}] {answerable} answerable, {len(cases) - answerable} distractors; matched: {len(matched)}  precision (card+parallel+grade): {len(correct) / max(1, len(matched)):.4f} ({len(correct)}/{len(matched)})  "
           f"card-only precision: {len(card_right) / max(1, len(matched)):.3f}  coverage: {len(correct) / answerable:.3f}")
-    print(f"matcher load: {load_s * 1000:.0f} ms; matching: {len(cases) / match_s:,.0f} titles/s")
+    print(f"[{label}] matcher load: {load_s * 1000:.0f} ms; matching: {len(cases) / match_s:,.0f} titles/s")
     for t, _m in wrong[:5]:
         print("  wrong:", t)
 

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import atexit
 import gc
+import inspect
 import json
 import os
 import shutil
@@ -197,8 +198,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(json.dumps({"importer": args.name, "skipped": "the catalog already has cards"}))
         return 0
     progress = progress_factory(quiet=args.quiet)
+    extra: dict[str, Any] = {}
+    if "search_root" in inspect.signature(mod.run).parameters:  # it asks the catalog search index
+        from store.search import index_root
+
+        settings = load_settings()
+        extra["search_root"] = index_root(settings.database_url, settings.search_dir or None)
     try:
-        counts = asyncio.run(_changing_catalog(url, lambda s: mod.run(s, args.source, progress=progress)))
+        counts = asyncio.run(_changing_catalog(url, lambda s: mod.run(s, args.source, progress=progress, **extra)))
     except (ValueError, OSError) as exc:  # a bad SOURCE: say so without a traceback
         print(f"cardwise import {args.name}: {exc}", file=sys.stderr)
         return 2

@@ -1,8 +1,10 @@
 """A vision-free listing-title matcher: "2024 Topps Chrome Shohei Ohtani #1 Gold Refractor /50 PSA 10"
 -> catalog card, parallel and grade, or nothing when unsure.
 
-``await TitleMatcher.load(session)`` reads the catalog once (card names, numbers, sets, releases,
-parallels, grading scales); ``match(title)`` is then pure and fast. The rules:
+``await TitleMatcher.load(session, index)`` reads the parallels and grading scales; the candidate cards of
+a title come from the catalog search index (``store.search``: the cards whose whole name is a run of the
+title's words), so nothing is held per card. Without an index, ``load`` reads every card's name, number,
+set and release into memory instead (the same rules). ``match(title)`` is then pure. The rules:
 
 1. Card: a catalog card name must appear in the title as a whole phrase (the longest names win,
    so "Shining Charizard" beats "Charizard"). A ``#number`` in the title must equal the card's
@@ -28,8 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import Card, CardSet, Grade, GradingCompany, GradingType, Parallel, ParallelCard, Release
 from store.queries.demo import matchable
+from store.search import CatalogIndex
+from store.search.fold import fold
 
-TOKEN_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 GRADERS = {"psa": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG", "hga": "HGA",
            "csg": "CSG", "isa": "ISA"}
 GRADE_RE = re.compile(r"\b(psa|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*(black label\s+|pristine\s+|gem mi?n?t\s+|mint\s+)?"
@@ -38,10 +41,17 @@ NUMBER_RE = re.compile(r"#\s*([a-z0-9][a-z0-9-]*)")
 SERIAL_RE = re.compile(r"(?:\d+\s*)?/\s*(\d+)\b")
 YEAR_RE = re.compile(r"(?<![/\d])(19[5-9]\d|20[0-4]\d)\b")
 MAX_NAME_WORDS = 6
+MAX_RUNS_KEPT = 200_000
 
 
 def tokens(text: str) -> list[str]:
-    return TOKEN_RE.findall(text.lower().replace("'", ""))
+    """Words folded as the search index folds them (case, accents, punctuation, initials)."""
+    return fold(text).split()
+
+
+def _context(release: str, set_name: str) -> frozenset[str]:
+    """A card's release and set words a title may repeat (years and "base" aside)."""
+    return frozenset(t for t in tokens(f"{release} {set_name}") if not YEAR_RE.fullmatch(t) and t != "base")
 
 
 @dataclass
@@ -76,12 +86,22 @@ class TitleMatcher:
     by_name: dict[tuple[str, ...], list[CardEntry]] = field(default_factory=lambda: defaultdict(list))
     parallels: dict[uuid.UUID, list[ParallelEntry]] = field(default_factory=lambda: defaultdict(list))
     grades: dict[tuple[str, str], uuid.UUID] = field(default_factory=dict)
+    index: CatalogIndex | None = None
+    _runs: dict[str, list[CardEntry]] = field(default_factory=dict)  # run of title words -> cards so named
 
     @classmethod
-    async def load(cls, session: AsyncSession) -> "TitleMatcher":
-        """The catalog's cards; demo cards only where their game or sport has no real release (a real
-        listing title is never matched to a demo card)."""
-        m = cls()
+    async def load(cls, session: AsyncSession, index: CatalogIndex | None = None) -> "TitleMatcher":
+        """The matcher over ``index`` (the catalog's current search index), else over every card read here;
+        demo cards only where their game or sport has no real release (a real listing title is never
+        matched to a demo card)."""
+        m = cls(index=index)
+        if index is None:
+            await m._load_cards(session)
+        await m._load_parallels_and_grades(session)
+        return m
+
+    async def _load_cards(self, session: AsyncSession) -> None:
+        m = self
         stmt = (select(Card.id, Card.name, Card.number, Card.numbered_to, Card.set_id, CardSet.name, Release.name,
                        Release.year)
                 .join(CardSet, CardSet.id == Card.set_id).join(Release, Release.id == Card.release_id)
@@ -91,9 +111,12 @@ class TitleMatcher:
             name_t = tuple(tokens(name))
             if not name_t:
                 continue
-            ctx = frozenset(t for t in tokens(f"{rel_name} {set_name}") if not YEAR_RE.fullmatch(t) and t != "base")
+            ctx = _context(rel_name, set_name)
             m.by_name[name_t].append(CardEntry(cid, name_t, (number or "").lower() or None, numbered_to, set_id,
                                                (year or "")[:4] or None, ctx))
+
+    async def _load_parallels_and_grades(self, session: AsyncSession) -> None:
+        m = self
         partial: dict[uuid.UUID, set[uuid.UUID]] = defaultdict(set)
         for pid, cid in (await session.execute(select(ParallelCard.parallel_id, ParallelCard.card_id))).all():
             partial[pid].add(cid)
@@ -105,7 +128,6 @@ class TitleMatcher:
                  .join(Grade, Grade.type_id == GradingType.id).where(GradingType.name == "Card"))
         for abbr, value, gid in (await session.execute(gstmt)).all():
             m.grades[(abbr, value.lower())] = gid
-        return m
 
     # ----------------------------------------------------------------------------- matching
     def grade(self, title: str) -> tuple[bool, uuid.UUID | None]:
@@ -120,16 +142,39 @@ class TitleMatcher:
             value = "10 black label"
         return True, self.grades.get((company, value))
 
+    def _indexed(self, toks: list[str]) -> dict[tuple[str, ...], list[CardEntry]]:
+        """The cards the index holds under a run of the title's words, by their name's words. Runs already
+        looked up come from ``_runs`` (titles repeat names): one index query for the new ones."""
+        assert self.index is not None
+        runs = {" ".join(toks[i:i + n]) for i in range(len(toks)) for n in range(1, min(MAX_NAME_WORDS, len(toks) - i) + 1)}
+        new = {run for run in runs if run not in self._runs}
+        if new:
+            if len(self._runs) > MAX_RUNS_KEPT:
+                self._runs.clear()
+            for run in new:
+                self._runs[run] = []
+            for hit in self.index.cards_named(new):
+                d = hit.data() or {}
+                if not d or d.get("stand_in"):
+                    continue
+                name_t = tuple(tokens(d["name"]))
+                self._runs.setdefault(" ".join(name_t), []).append(CardEntry(
+                    uuid.UUID(d["id"]), name_t, (d.get("number") or "").lower() or None, d.get("numbered_to"),
+                    uuid.UUID(d["set_id"]), (d.get("release_year") or "")[:4] or None,
+                    _context(d.get("release_name") or "", d.get("set_name") or "")))
+        return {tuple(run.split()): self._runs[run] for run in runs if self._runs.get(run)}
+
     def _candidates(self, toks: list[str]) -> list[tuple[CardEntry, tuple[int, int]]]:
+        by_name = self._indexed(toks) if self.index is not None else self.by_name
         spans: list[tuple[tuple[str, ...], tuple[int, int]]] = []
         for i in range(len(toks)):
             for n in range(min(MAX_NAME_WORDS, len(toks) - i), 0, -1):
                 key = tuple(toks[i:i + n])
-                if key in self.by_name:
+                if key in by_name:
                     spans.append((key, (i, i + n)))
         # drop names contained in a longer matched name
         spans = [s for s in spans if not any(o[1][0] <= s[1][0] and s[1][1] <= o[1][1] and o[1] != s[1] for o in spans)]
-        return [(c, span) for key, span in spans for c in self.by_name[key]]
+        return [(c, span) for key, span in spans for c in by_name[key]]
 
     def match(self, title: str) -> Match | None:
         low = title.lower()

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from types import SimpleNamespace
 from typing import Literal
 
 from pydantic import Field, SerializeAsAny
 
 from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
-from store.search import CardFilters, CardHit
+from store.search import CardFilters, CardHit, CatalogIndex
 from tools import _odds
 from tools._catalog_models import (
-    CardDetail, CardOut, CardsPage, FieldKV, card_items, card_out, fields_or_400, page_messages, parallel_out,
+    CardDetail, CardOut, CardsPage, FieldKV, card_items, card_out, fields_or_400, indexed_card_items, page_messages,
+    parallel_out,
 )
 from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
 from tools._registry import tool
@@ -60,17 +60,15 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
     """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated. A name
     matches its words in any order, as prefixes and with small typos, best matches first (unless sort is given)."""
     found = await _search_by_name(ctx, query)
-    if found is not None and all(h.card for h in found[0]):
-        # the index holds what a result shows but prices, fields and parallels: those are read by id
-        rows = [SimpleNamespace(**{**data, "id": uuid.UUID(h.id), "set_id": uuid.UUID(data["set_id"])})
-                for h in found[0] if (data := h.data() or {})]
-        async with ctx.sessions() as s:
-            cards = await card_items(s, rows)
-        return CardsPage.of(cards, found[1], query,
-                            messages=page_messages(found[1], query.skip, query.year, query.min_year, query.max_year))
+    if found is not None and all(h.card for h in found[1]):
+        # the index holds all a result shows (prices, fields and parallels too): no database read
+        index, hits, total = found
+        return CardsPage.model_construct(
+            items=indexed_card_items(index, hits), total_count=total, skip=query.skip, take=query.take,
+            messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
     async with ctx.transaction() as s:
         if found is not None:
-            rows, total = await q.rows_in_order(session=s, card_ids=[uuid.UUID(h.id) for h in found[0]]), found[1]
+            rows, total = await q.rows_in_order(session=s, card_ids=[uuid.UUID(h.id) for h in found[1]]), found[2]
         else:
             rows, total = await q.search_cards(session=s, f=query.card_filter(query.field), sort=query.sort,
                                                order=query.order, skip=query.skip, take=query.take)
@@ -79,7 +77,7 @@ async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
                         messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
 
 
-async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[CardHit], int] | None:
+async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[CatalogIndex, list[CardHit], int] | None:
     """The page's cards and the total from the search index, for a name search in relevance order whose
     other filters the index holds; None sends it to SQL (as does a name the index finds nowhere, so a
     fragment from inside a word, "htan", still finds what it did)."""
@@ -94,7 +92,7 @@ async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[Car
                                  prefix=True, in_text=False)
     if total == 0:
         return None
-    return hits, total
+    return index, hits, total
 
 
 def _year_int(year: str | None) -> int | None:

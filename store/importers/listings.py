@@ -28,6 +28,7 @@ from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
 from store.matching import TitleMatcher
 from store.models import MarketplaceListing
+from store.search import open_current
 
 NAME = "listings"
 HELP = "active marketplace listings from a JSON or CSV file (format in store/importers/listings.py)"
@@ -89,7 +90,10 @@ async def store_listings(session: AsyncSession, rows: list[dict[str, Any]], *, s
     return {**counts, **skips.summary()}
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None) -> dict[str, Any]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *, progress: Any = None,
+              search_root: Path | None = None) -> dict[str, Any]:
+    """``search_root``: the catalog search index's folder (``cardwise import`` passes it); the title matcher
+    then asks the index for candidates instead of reading every card."""
     path = Path(str(source))
     if path.suffix.lower() == ".json":
         doc = json.loads(path.read_text())
@@ -99,6 +103,8 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None, *,
         with path.open(newline="") as fh:
             rows, synthetic = list(csv.DictReader(fh)), False
         first = 2  # CSV: the row's line (after the header)
+    index = await open_current(sessions, search_root) if search_root is not None else None
     async with sessions() as s, s.begin():
         await load_grades(s)
-        return await store_listings(s, rows, synthetic=synthetic, file=path, first=first)
+        matcher = await TitleMatcher.load(s, index) if index is not None else None
+        return await store_listings(s, rows, synthetic=synthetic, matcher=matcher, file=path, first=first)

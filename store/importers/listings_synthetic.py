@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import zlib
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -20,6 +21,7 @@ from store.importers._synthetic_market import CONDITIONS, base_value, parallel_f
 from store.importers.grades import load as load_grades
 from store.importers.listings import store_listings
 from store.matching import TitleMatcher
+from store.search import open_current
 
 NAME = "listings-synthetic"
 HELP = "SYNTHETIC active marketplace listings (seeded, marked synthetic); SOURCE = number of cards, default 200"
@@ -28,8 +30,11 @@ SEED = 11
 EXTRAS = ["", " RC", " 🔥", " Rookie", " HOT", " Invest", " Mint", " Sharp"]
 
 
-async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = None, *, progress: Any = None) -> dict[str, int]:
+async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = None, *, progress: Any = None,
+              search_root: Path | None = None) -> dict[str, int]:
+    """``search_root``: the catalog search index's folder: the title matcher asks it for candidates."""
     rng = random.Random(SEED)
+    index = await open_current(sessions, search_root) if search_root is not None else None
     now = datetime.now(timezone.utc)
     rows = []
     async with sessions() as s, s.begin():
@@ -48,6 +53,6 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
                         "condition": "Graded" if company else rng.choice(["Near Mint or better", "Excellent", "Ungraded"]),
                         "end_date": (now + timedelta(hours=rng.randint(2, 240))).isoformat() if kind == "auction" else None,
                         "bid_count": rng.randint(0, 30) if kind == "auction" else None, "external_id": ext})
-        counts = await store_listings(s, rows, synthetic=True, matcher=await TitleMatcher.load(s))
+        counts = await store_listings(s, rows, synthetic=True, matcher=await TitleMatcher.load(s, index))
     counts["synthetic"] = 1
     return counts

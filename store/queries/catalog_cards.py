@@ -27,6 +27,8 @@ from store.queries._util import page
 from store.queries.catalog_filters import CardFilter, card_conds, dialect_of
 
 # plain columns (no ORM identity map): rows read as ``row.id``, ``row.name``, ``row.set_name``
+# the order a card's parallels are shown in (detail and result pages alike)
+PARALLEL_ORDER = (Parallel.sort_order, Parallel.name, Parallel.id)
 CARD_COLS = (*Card.__table__.c, CardSet.name.label("set_name"), Release.name.label("release_name"),
              Release.year.label("release_year"))
 
@@ -90,19 +92,6 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     return await page(session, card_select().where(*conds), skip=skip, take=take)
 
 
-async def base_prices(*, session: AsyncSession, card_ids: list[uuid.UUID]
-                      ) -> dict[tuple[uuid.UUID, None], dict[str, int]]:
-    """The shown prices (raw, grades 9 and 10) of base cards, one statement: a ranked page's only read."""
-    out: dict[tuple[uuid.UUID, None], dict[str, int]] = defaultdict(dict)
-    if card_ids:
-        stmt = select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents).where(
-            CardPrice.card_id.in_(card_ids), CardPrice.parallel_id.is_(None))
-        for cid, key, cents in (await session.execute(stmt)).all():
-            if _wanted_key(key):
-                out[(cid, None)][key] = cents
-    return out
-
-
 async def rows_in_order(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> list[Any]:
     """The cards of these ids, in the order given (a page ranked by the search index)."""
     if not card_ids:
@@ -160,7 +149,8 @@ async def attributes_for(*, session: AsyncSession, card_ids: list[uuid.UUID]) ->
     return out
 
 
-def _wanted_key(key: str) -> bool:
+def shown_price(key: str) -> bool:
+    """The price keys a card page shows: raw, and grades 9 and 10."""
     return key == "raw" or key.endswith("-10") or key.endswith("-9")
 
 
@@ -175,7 +165,7 @@ async def prices_for(*, session: AsyncSession, card_ids: list[uuid.UUID],
     if not parallel:
         stmt = stmt.where(CardPrice.parallel_id.is_(None))
     for cid, pid, key, cents in (await session.execute(stmt)).all():
-        if _wanted_key(key):
+        if shown_price(key):
             out[(cid, pid)][key] = cents
     return out
 
@@ -185,7 +175,7 @@ async def card_parallels(*, session: AsyncSession, card: Any) -> list[Parallel]:
     linked = select(ParallelCard.parallel_id).where(ParallelCard.card_id == card.id)
     stmt = select(Parallel).where(Parallel.set_id == card.set_id,
                                   or_(Parallel.is_partial.is_(False), Parallel.id.in_(linked)))
-    return list((await session.execute(stmt.order_by(Parallel.sort_order, Parallel.name, Parallel.id))).scalars())
+    return list((await session.execute(stmt.order_by(*PARALLEL_ORDER))).scalars())
 
 
 async def parallels_of_cards(*, session: AsyncSession, cards: list[Any]) -> dict[uuid.UUID, list[Parallel]]:
@@ -194,13 +184,17 @@ async def parallels_of_cards(*, session: AsyncSession, cards: list[Any]) -> dict
     if not cards:
         return out
     set_ids = {c.set_id for c in cards}
-    pars = list((await session.execute(select(Parallel).where(Parallel.set_id.in_(set_ids)))).scalars())
+    pars = list((await session.execute(select(Parallel).where(Parallel.set_id.in_(set_ids))
+                                       .order_by(*PARALLEL_ORDER))).scalars())
+    by_set: dict[Any, list[Parallel]] = defaultdict(list)
+    for p in pars:
+        by_set[p.set_id].append(p)
     links = defaultdict(set)
     for pid, cid in (await session.execute(select(ParallelCard.parallel_id, ParallelCard.card_id).where(
             ParallelCard.card_id.in_([c.id for c in cards])))).all():
         links[cid].add(pid)
     for c in cards:
-        out[c.id] = [p for p in pars if p.set_id == c.set_id and (not p.is_partial or p.id in links[c.id])]
+        out[c.id] = [p for p in by_set[c.set_id] if not p.is_partial or p.id in links[c.id]]
     return out
 
 
@@ -219,7 +213,7 @@ async def enrich(*, session: AsyncSession, card_ids: list[uuid.UUID]
     for cid, kind, key, value in (await session.execute(union_all(a, p))).all():
         if kind == "a":
             attrs[cid].append(key)
-        elif _wanted_key(key):
+        elif shown_price(key):
             prices[(cid, None)][key] = value
     for codes in attrs.values():
         codes.sort()

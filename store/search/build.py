@@ -18,17 +18,22 @@ from store.models import (
     Attribute,
     Card,
     CardAttribute,
+    CardPrice,
     CardSet,
+    FieldValue,
     Manufacturer,
+    MetadataField,
     Parallel,
     ParallelCard,
     Release,
     Segment,
 )
+from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
-from store.search.schema import build_schema
+from store.search.schema import SET_PARALLELS, build_schema
 
 MAX_IDS = 20
+WRITER_HEAP = 1_000_000_000
 
 
 @dataclass
@@ -49,11 +54,18 @@ class CatalogRows:
     makers: dict[Any, str]
     releases: dict[Any, tuple[str, str | None, Any, Any]]  # id -> name, year, segment_id, manufacturer_id
     sets: dict[Any, tuple[str, Any]]  # id -> name, release_id
-    parallels: list[tuple[Any, str, Any, bool]]  # id, name, set_id, is_partial
+    parallels: list[tuple[Any, str, Any, bool, int | None]]  # id, name, set_id, is_partial, numbered_to (shown order)
     partial_counts: dict[Any, int]
+    partial_links: dict[Any, list[Any]]  # card id -> the partial parallels listing it
     attributes: dict[Any, list[str]]
     # id, name, number, variation_of, set_id, release_id, description
     cards: list[tuple[Any, str, str | None, Any, Any, Any, str | None]]
+    # what a result page shows beside the card itself: metadata fields (by key, value), base prices
+    fields: dict[Any, list[tuple[str, str]]] = field(default_factory=dict)
+    prices: dict[Any, dict[str, int]] = field(default_factory=dict)
+    # for the listing-title matcher: print runs, and demo cards a real release of their segment stands in for
+    numbered_to: dict[Any, int] = field(default_factory=dict)
+    stand_ins: set[Any] = field(default_factory=set)
 
 
 def _ids(row: Any, *at: int) -> tuple:
@@ -66,6 +78,23 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
         return [_ids(r, *at) for r in (await session.execute(stmt)).all()]
 
     attrs: dict[Any, list[str]] = defaultdict(list)
+    links: dict[Any, list[Any]] = defaultdict(list)
+    for pid, cid in await rows(select(ParallelCard.parallel_id, ParallelCard.card_id), 0, 1):
+        links[cid].append(pid)
+    fields: dict[Any, list[tuple[str, str]]] = defaultdict(list)
+    for cid, key, value in await rows(select(FieldValue.entity_id, MetadataField.key, FieldValue.value)
+                                      .join(MetadataField, MetadataField.id == FieldValue.field_id)
+                                      .where(FieldValue.entity_type == "card")
+                                      .order_by(FieldValue.entity_id, MetadataField.key, FieldValue.value), 0):
+        fields[cid].append((key, value))
+    prices: dict[Any, dict[str, int]] = defaultdict(dict)
+    for cid, key, cents in await rows(select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents)
+                                      .where(CardPrice.parallel_id.is_(None)), 0):
+        if shown_price(key):
+            prices[cid][key] = cents
+    real = select(Release.segment_id).where(Release.demo.is_(False))
+    stand_ins = {r[0] for r in await rows(select(Card.id).join(Release, Release.id == Card.release_id)
+                                          .where(Card.demo.is_(True), Release.segment_id.in_(real)), 0)}
     for cid, short, name in await rows(select(CardAttribute.card_id, Attribute.short_name, Attribute.name)
                                        .join(Attribute, Attribute.id == CardAttribute.attribute_id), 0):
         attrs[cid] += [short, name]
@@ -75,19 +104,26 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
         releases={r[0]: tuple(r[1:]) for r in await rows(select(
             Release.id, Release.name, Release.year, Release.segment_id, Release.manufacturer_id), 0, 3, 4)},
         sets={r[0]: tuple(r[1:]) for r in await rows(select(CardSet.id, CardSet.name, CardSet.release_id), 0, 2)},
-        parallels=await rows(select(Parallel.id, Parallel.name, Parallel.set_id, Parallel.is_partial), 0, 2),
+        parallels=await rows(select(Parallel.id, Parallel.name, Parallel.set_id, Parallel.is_partial, Parallel.numbered_to)
+                             .order_by(*PARALLEL_ORDER), 0, 2),
         partial_counts=dict(await rows(select(ParallelCard.parallel_id, func.count())
                                        .group_by(ParallelCard.parallel_id), 0)),
         attributes=attrs,
+        partial_links=links,
+        numbered_to=dict(await rows(select(Card.id, Card.numbered_to).where(Card.numbered_to.is_not(None)), 0)),
+        stand_ins=stand_ins,
+        fields=fields,
+        prices=prices,
         cards=await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
                                 Card.description), 0, 3, 4, 5),
     )
 
 
 def starts(folded: str) -> str:
-    """The first one and two letters of every word: what a word typed so far as 1-2 letters matches
-    (one posting list instead of a prefix over thousands of words)."""
-    return " ".join(sorted({p for w in folded.split() for p in (w[:1], w[:2])}))
+    """The first one, two and three letters of every word: what a word typed so far as 1-3 letters
+    matches (one posting list instead of a prefix over thousands of words: at 1M generated names a
+    3-letter prefix took 1.35 ms that way, 0.1-0.2 ms as one term)."""
+    return " ".join(sorted({p for w in folded.split() for p in (w[:1], w[:2], w[:3])}))
 
 
 def _sid(value: Any) -> str:
@@ -98,7 +134,9 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     """Write every card and distinct name into a new index at ``path``; returns the documents written."""
     schema = build_schema()
     index = tantivy.Index(schema, path=str(path), reuse=False)
-    writer = index.writer(heap_size=64_000_000, num_threads=2)
+    # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
+    # cost 2-3x one); a larger catalog spills into a few
+    writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
     seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
     maker_keys = {mid: [fold(n), _sid(mid)] for mid, n in cat.makers.items()}
     rel_info = {}
@@ -158,13 +196,19 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                    [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
                    0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
         d.add_integer("base", int(base))
-        # what a page of search results shows, so a search reads only prices from the database
-        d.add_text("card", json.dumps({
+        # all a page of search results shows (a ranked page reads nothing from the database), and what the
+        # listing-title matcher checks; keys without a value are left out
+        page = {
             "id": _sid(cid), "release_id": _sid(release_id), "set_id": _sid(set_id), "name": name,
             "set_name": cat.sets[set_id][0], "number": number, "description": description,
             "release_name": cat.releases[release_id][0], "release_year": year,
             "attributes": sorted(cat.attributes.get(cid, ())[::2]) or None,
-            "variation_of": _sid(variation_of) if variation_of else None}, separators=(",", ":")))
+            "variation_of": _sid(variation_of) if variation_of else None,
+            "fields": cat.fields.get(cid) or None, "prices": cat.prices.get(cid) or None,
+            "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
+            "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
+        d.add_bytes("card", json.dumps({k: v for k, v in page.items() if v is not None},
+                                       separators=(",", ":")).encode())
         if num:
             d.add_text("number", num)
         writer.add_document(d)
@@ -197,7 +241,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         g.count += set_cards[sid]
         g.years.add(year)
         g.segments[seg_id] += 1
-    for pid, name, sid, partial in cat.parallels:
+    for pid, name, sid, partial, _ in cat.parallels:
         rid = cat.sets[sid][1]
         g = group("parallel", name)
         g.ids.append((-rel_info[rid][0], _sid(pid)))
@@ -208,7 +252,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
     for sid, (name, rid) in cat.sets.items():
         writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
-    for pid, name, sid, _ in cat.parallels:
+    for pid, name, sid, _, _ in cat.parallels:
         writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
     written += len(cat.releases) + len(cat.sets) + len(cat.parallels)
     for kind, named in groups.items():
@@ -238,4 +282,8 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             written += 1
     writer.commit()
     writer.wait_merging_threads()
+    by_set: dict[str, list] = defaultdict(list)
+    for pid, name, sid, partial, numbered_to in cat.parallels:
+        by_set[_sid(sid)].append([_sid(pid), name, numbered_to, bool(partial)])
+    (path / SET_PARALLELS).write_text(json.dumps(by_set, separators=(",", ":")))
     return written

@@ -7,17 +7,19 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
-from store.search.schema import NAME_KINDS, build_schema
+from store.search.schema import NAME_KINDS, SET_PARALLELS, build_schema
 
 Q = tantivy.Query
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
 EXACT, SAME_WORDS, CONTEXT = 100.0, 80.0, 3.0
+MAX_TEXT_WORDS = 24  # words of a card's read text looked at (``cards_in_text``)
 
 
 @dataclass(frozen=True)
@@ -38,10 +40,12 @@ class CardHit:
     id: str
     score: float
     name: str = ""  # the catalog's spelling of the card's (or entity's) name
-    card: str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
+    card: bytes | str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
 
     def data(self) -> dict | None:
-        """A card's id, name, number, description, set, release and year, attribute codes, variation_of."""
+        """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
+        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
+        the partial parallels listing it (``CatalogIndex.parallels_of`` adds its set's)."""
         return json.loads(self.card) if self.card else None
 
 
@@ -74,10 +78,21 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
+        self.memo: dict[str, Any] = {}  # views callers derive from this build (dropped with it when the catalog changes)
+        sidecar = self.path / SET_PARALLELS
+        # set id -> [[parallel id, name, numbered_to, is_partial], ...]
+        self._set_parallels: dict[str, list] = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
 
     @property
     def num_docs(self) -> int:
         return self._searcher.num_docs
+
+    def parallels_of(self, card: dict) -> list[tuple[str, str, int | None]]:
+        """A card's parallels as pages show them, (id, name, numbered_to): its set's full parallels and
+        the partial ones listing it (``card``: ``CardHit.data()``)."""
+        partials = card.get("partials") or ()
+        return [(pid, name, numbered) for pid, name, numbered, partial in self._set_parallels.get(card["set_id"], ())
+                if not partial or pid in partials]
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -87,26 +102,30 @@ class CatalogIndex:
               ) -> tantivy.Query:
         """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
         ``typing``: the word being typed, whose completions count as much as the word itself. A word the
-        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part)."""
+        field holds as it is (or, as a prefix, that begins one of its words) gets no typo variants there (it
+        is no typo, and automata are the costly part); typos are whole words outside the name."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
         for f in fields:
             alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 2
+                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 3
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
-            if edits and not self._known(f, word):
-                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, prefix),
+            started_here = prefix and f == "name"
+            if edits and not self._known(f, word, started_here):
+                alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, started_here),
                                         WORD_SCORES[f + "_fuzzy"]))
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
 
-    def _known(self, field: str, word: str) -> bool:
-        return self._searcher.doc_freq(field, word) > 0
+    def _known(self, field: str, word: str, prefix: bool = False) -> bool:
+        if self._searcher.doc_freq(field, word) > 0:
+            return True
+        return prefix and bool(self._searcher.terms_with_prefix(field, word, limit=1))
 
-    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False
-                    ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+    def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
+                    context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if text and need_name:  # one word at least must be in the name itself, not only around it
             clauses.append((MUST, self._const(Q.boolean_query(
@@ -115,7 +134,7 @@ class CatalogIndex:
         for i, w in enumerate(words):
             typing = prefix and i == len(words) - 1  # the word being typed may be a prefix; the others are whole
             clauses.append((MUST, self._word(w, prefix=typing, text=text, fuzzy=fuzzy, typing=typing)))
-        if text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
+        if context and text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
             spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
             clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
                                                                           CONTEXT)) for p in sorted(spans)])))
@@ -144,8 +163,10 @@ class CatalogIndex:
         wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
         if not words or not wanted or limit <= 0:
             return []
-        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True)
-        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted)))
+        # (distinct names have no release or set around them: no context clause)
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
+        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                        else Q.term_query(self.schema, "kind", wanted[0])))
         hits, _ = self._search(Q.boolean_query(clauses), limit, count=False)
         out = []
         for score, addr in hits:
@@ -179,6 +200,53 @@ class CatalogIndex:
         return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
                         card=d.get_first("card")) for s, d in docs], total
 
+    def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
+        """Base cards (not variations) whose whole name, folded, is one of ``phrases``: the listing-title
+        matcher's candidates for the runs of a title's words (one term lookup each)."""
+        keys = sorted({k for k in map(fold, phrases) if k})
+        if not keys or limit <= 0:
+            return []
+        query = Q.boolean_query([(MUST, Q.term_set_query(self.schema, "name_key", keys)),
+                                 (MUST, Q.term_query(self.schema, "kind", "card")),
+                                 (MUST, Q.term_query(self.schema, "base", 1))])
+        hits, _ = self._search(query, limit, count=False)
+        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                        card=d.get_first("card")) for s, d in docs]
+
+    # ------------------------------------------------------------------ names read off a card
+    def cards_in_text(self, text: str, *, number: str | None = None, year: str | None = None,
+                      segment: str | None = None, limit: int = 20, min_share: float = 0.5) -> list[CardHit]:
+        """Cards whose name is in text read off a card (OCR), best first with scores: the text may hold other
+        words (team, position) and misread letters. Each of its words matches a name word whole or within its
+        typo budget; a card needs ``min_share`` of its name's words matched, and scores its tantivy score
+        times that share (a name equal to a run of the text's words gets +100). ``number`` (card number),
+        ``year`` (year or season) and ``segment`` (name or id) filter as in ``cards``."""
+        words = [w for w in fold(text).split() if len(w) > 1][:MAX_TEXT_WORDS]
+        if not words or limit <= 0:
+            return []
+        distinct = list(dict.fromkeys(words))
+        spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
+        clauses = [
+            (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)) for w in distinct])),
+            (SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "name_key", p), EXACT))
+                                      for p in sorted(spans)])),
+            (MUST, Q.term_query(self.schema, "kind", "card")),
+            *self._filter_clauses(CardFilters(number=number, year=year, segment=segment)),
+        ]
+        hits, _ = self._search(Q.boolean_query(clauses), limit * 5, count=False)
+        out = []
+        for score, addr in hits:
+            doc = self._searcher.doc(addr)
+            label = doc.get_first("label") or ""
+            name_words = fold(label).split()
+            share = sum(1 for n in name_words if _near(n, distinct)) / max(len(name_words), 1)
+            if share >= min_share:
+                out.append(CardHit(id=doc.get_first("id"), score=round(float(score) * share, 4), name=label,
+                                   card=doc.get_first("card")))
+        out.sort(key=lambda h: -h.score)
+        return out[:limit]
+
     def _filter_clauses(self, f: CardFilters) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         s = self.schema
         out = []
@@ -207,6 +275,12 @@ class CatalogIndex:
         return [(MUST, Q.const_score_query(q, 0.0)) for q in out]
 
 
+def _near(name_word: str, words: list[str]) -> bool:
+    """A name word one of ``words`` matches: the same, or within the query word's typo budget."""
+    return any(w == name_word or (max_edits(w) and abs(len(w) - len(name_word)) <= max_edits(w)
+                                  and edit_distance(w, name_word) <= max_edits(w)) for w in words)
+
+
 def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
     """Edits between the query's words and their nearest name words (0 for exact or prefix matches)."""
     total = 0
@@ -218,6 +292,7 @@ def _distance(words: list[str], name_words: list[str], prefix: bool) -> int:
             if n == w or (prefix and n.startswith(w)):
                 best = 0
                 break
-            best = min(best, edit_distance(w, n))
+            if abs(len(n) - len(w)) < best:  # the distance is at least the difference in length
+                best = min(best, edit_distance(w, n))
         total += best
     return total

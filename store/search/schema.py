@@ -5,7 +5,8 @@ from __future__ import annotations
 import tantivy
 
 NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
-SCHEMA_VERSION = 5  # raised when the fields or their meaning change: older index folders are rebuilt
+SCHEMA_VERSION = 7  # raised when the fields or their meaning change: older index folders are rebuilt
+SET_PARALLELS = "set_parallels.json"  # beside the index: each set's parallels, in the order pages show them
 
 
 def build_schema() -> tantivy.Schema:
@@ -14,7 +15,7 @@ def build_schema() -> tantivy.Schema:
     b.add_text_field("id", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_text_field("name", tokenizer_name="default")  # folded words of the name
     b.add_text_field("name_key", tokenizer_name="raw", index_option="basic")  # the folded name whole
-    b.add_text_field("name_start", tokenizer_name="default", index_option="basic")  # first 1-2 letters of its words
+    b.add_text_field("name_start", tokenizer_name="default", index_option="basic")  # first 1-3 letters of its words
     b.add_text_field("name_bag", tokenizer_name="raw", index_option="basic")  # its words sorted
     b.add_text_field("text", tokenizer_name="default")  # every word a card answers to
     b.add_text_field("context", tokenizer_name="raw", index_option="basic")  # release and set names, whole
@@ -29,7 +30,7 @@ def build_schema() -> tantivy.Schema:
     b.add_float_field("weight", fast=True)  # ties: newer / base cards, more common names first
     # name documents only
     b.add_text_field("label", stored=True, tokenizer_name="raw", index_option="basic")
-    b.add_text_field("card", stored=True, tokenizer_name="raw", index_option="basic")  # a card's page fields (JSON)
+    b.add_bytes_field("card", stored=True)  # a card's page fields (JSON), stored only: not a term
     b.add_text_field("ids", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_integer_field("count", stored=True)
     b.add_text_field("year_label", stored=True, tokenizer_name="raw", index_option="basic")

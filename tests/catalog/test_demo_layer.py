@@ -27,6 +27,7 @@ from store.importers import (
     tcgdex,
 )
 from store.matching import TitleMatcher
+from store.search import build as build_index
 from store.models import (
     ApiKey,
     Binder,
@@ -200,6 +201,10 @@ async def test_real_inputs_never_match_demo_cards(sessions, tmp_path):
         names = await iq.identifiable_names(session=s)
         assert "Shohei Ohtani" in {n for n, _ in names}  # no real baseball yet: the demo's stays
         m = (await TitleMatcher.load(s)).match("1999 Pokemon Base Set Charizard #4 Holo PSA 10")
+        assert m is not None and m.card_id == zards[False]
+    index = await build_index(sessions, tmp_path / "search")  # the matcher asking the search index: the same
+    async with sessions() as s:
+        m = (await TitleMatcher.load(s, index)).match("1999 Pokemon Base Set Charizard #4 Holo PSA 10")
         assert m is not None and m.card_id == zards[False]
 
 

@@ -11,7 +11,7 @@ from api.keys import RESPONSE_CACHE
 from api.response_cache import ResponseCache
 from api.settings import load_settings
 from store.models import Card
-from store.queries import catalog_cards
+from tools import catalog_cards as tool_module
 from tools.errors import ServiceError
 
 
@@ -108,20 +108,20 @@ def test_cache_settings_come_from_the_environment():
 
 
 def _slow_search(monkeypatch, fail_first: bool = False) -> list[int]:
-    """Count (and slow down) the reads of a page of cards (once per page, whether SQL or the search
-    index ranked it); optionally fail the first."""
+    """Count (and slow down) the computations of a page of cards (once per page, whether the search index
+    or SQL answers it); optionally fail the first."""
     calls: list[int] = []
 
     def slowed(real):
-        async def search(**kw):
+        async def search(*args, **kw):
             calls.append(1)
             await asyncio.sleep(0.2)
             if fail_first and len(calls) == 1:
                 raise ServiceError("SERVICE_UNAVAILABLE", "The database is unavailable")
-            return await real(**kw)
+            return await real(*args, **kw)
         return search
 
-    monkeypatch.setattr(catalog_cards, "enrich", slowed(catalog_cards.enrich))
+    monkeypatch.setattr(tool_module, "_search_by_name", slowed(tool_module._search_by_name))
     return calls
 
 

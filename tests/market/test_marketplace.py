@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from store.importers import listings, listings_synthetic
 from store.matching import TitleMatcher
+from store.search import build as build_index
 from store.models import MarketplaceListing
 from store.reference import grades as ref
 from tests.factories import seed_catalog
@@ -40,7 +41,7 @@ async def market(sessions, tmp_path):
     ]
     path = tmp_path / "listings.json"
     path.write_text(json.dumps({"listings": rows}))
-    counts = await listings.run(sessions, str(path))
+    counts = await listings.run(sessions, str(path), search_root=tmp_path / "search")  # matched through the index
     cat.import_counts = counts
     return cat
 
@@ -134,10 +135,10 @@ async def test_synthetic_listings_are_marked_and_matched(sessions):
     ("Pokemon Base Set Charizard Shadowless Holo CGC 8.5", ("charizard", "shadowless", "CGC", "8.5")),
     ("2024 Topps Chrome Shohei Ohtani #1 Red Lava /5", ("ohtani", "red_partial", None, None)),
 ])
-async def test_matcher_links_card_parallel_grade(sessions, title, expect):
+@pytest.mark.parametrize("indexed", [True, False], ids=["index", "in-memory"])
+async def test_matcher_links_card_parallel_grade(sessions, tmp_path, title, expect, indexed):
     cat = await seed_catalog(sessions)
-    async with sessions() as s:
-        m = (await TitleMatcher.load(s)).match(title)
+    m = (await _matcher(sessions, tmp_path, indexed)).match(title)
     card, par, company, grade = expect
     assert m is not None and m.card_id == cat.cards[card].id
     assert m.parallel_id == (cat.parallels[par].id if par else None)
@@ -152,7 +153,14 @@ async def test_matcher_links_card_parallel_grade(sessions, title, expect):
     "2024 Topps Chrome Aaron Judge #2 Red Lava /5",         # partial parallel not on this card
     "Mike Trout 2024 Topps Chrome #27",                     # not in the catalog
 ])
-async def test_matcher_leaves_unsure_titles_unmatched(sessions, title):
+@pytest.mark.parametrize("indexed", [True, False], ids=["index", "in-memory"])
+async def test_matcher_leaves_unsure_titles_unmatched(sessions, tmp_path, title, indexed):
     await seed_catalog(sessions)
+    assert (await _matcher(sessions, tmp_path, indexed)).match(title) is None
+
+
+async def _matcher(sessions, tmp_path, indexed: bool) -> TitleMatcher:
+    """The matcher asking the catalog's search index for candidates, or holding every card itself."""
+    index = await build_index(sessions, tmp_path / "search") if indexed else None
     async with sessions() as s:
-        assert (await TitleMatcher.load(s)).match(title) is None
+        return await TitleMatcher.load(s, index)

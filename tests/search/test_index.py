@@ -139,6 +139,22 @@ async def test_cards_any_order_seasons_and_filters(ctx, catalog):
     assert total == 3 and _ids(page, catalog) == ["charizard_ex"]
 
 
+async def test_cards_in_read_text_despite_other_words_and_misread_letters(ctx, catalog):
+    index = await catalog_index(ctx)
+    # the name among a card's other printed words, misread letters and all
+    hits = index.cards_in_text("MICHAEL JORDAN GUARD CHICAGO BULLS")
+    assert _ids(hits, catalog)[:1] == ["jordan"] and hits[0].score > 100  # the whole name is a run of the text
+    assert _ids(index.cards_in_text("KEN GRIFFFY JR. OUTFIELD"), catalog)[0] == "griffey"
+    hits = index.cards_in_text("Charizard 120 HP Stage 2", number="4")
+    assert _ids(hits, catalog) == ["charizard"]  # the number picks one of the three Charizards
+    assert _ids(index.cards_in_text("Charizard", year="2021"), catalog) == ["charizard_ev", "charizard_ex"]
+    assert index.cards_in_text("Charizard", segment="baseball") == []
+    assert index.cards_in_text("HOLOFOIL TRAINER ENERGY") == []  # no name in it
+    # half of a two-word name is enough; one word of a three-word name is not
+    assert "griffey_sr" in _ids(index.cards_in_text("GRIFFEY"), catalog)
+    assert index.cards_in_text("RONALD", min_share=0.5) == []
+
+
 async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, catalog, sessions):
     index = await catalog_index(ctx)
     assert index.names("pikachu") == []

@@ -26,6 +26,31 @@ async def test_name_search_forgives_typos_order_and_accents(client, auth, cat):
     assert [c["number"] for c in body["cards"]] == ["RA-PS"]
 
 
+async def test_a_ranked_page_shows_parallels_fields_and_prices_as_the_database_does(client, auth, cat, sessions):
+    from store.models import CardPrice, FieldValue, MetadataField
+
+    async with sessions() as s, s.begin():
+        rarity = MetadataField(id=uuid.uuid4(), key="RARITY", name="Rarity")
+        artist = MetadataField(id=uuid.uuid4(), key="ARTIST", name="Artist")
+        s.add_all([rarity, artist])
+        await s.flush()
+        charizard = cat.cards["charizard"].id
+        s.add_all([FieldValue(id=uuid.uuid4(), field_id=f.id, entity_type="card", entity_id=charizard, value=v)
+                   for f, v in ((rarity, "Rare Holo"), (artist, "Mitsuhiro Arita"))])
+        s.add(CardPrice(id=uuid.uuid4(), card_id=cat.cards["judge"].id, price_key="psa-10", value_cents=99000))
+    for name in ("ohtani", "judge", "charizard"):  # a partial parallel on ohtani only; fields; a graded price
+        ranked = await get(client, auth, "/v1/catalog/cards", name=name)
+        from_sql = await get(client, auth, "/v1/catalog/cards", name=name, sort="name")
+        assert sorted(ranked["cards"], key=lambda c: c["id"]) == sorted(from_sql["cards"], key=lambda c: c["id"])
+    cards = {c["id"]: c for c in (await get(client, auth, "/v1/catalog/cards", name="ohtani"))["cards"]}
+    assert "Red Lava" in [p["name"] for p in cards[str(cat.cards["ohtani"].id)]["parallels"]]
+    judge = (await get(client, auth, "/v1/catalog/cards", name="judge"))["cards"][0]
+    assert "Red Lava" not in [p["name"] for p in judge["parallels"]] and judge["prices"] == {"psa-10": "990.00"}
+    charizard_page = (await get(client, auth, "/v1/catalog/cards", name="charizard"))["cards"][0]
+    assert charizard_page["fields"] == [{"key": "ARTIST", "value": "Mitsuhiro Arita"},
+                                        {"key": "RARITY", "value": "Rare Holo"}]
+
+
 async def test_name_search_pages_every_match_once(client, auth, cat, sessions):
     rnd = random.Random(3)
     chrome = cat.sets["chrome"]
