@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
+from tools._linking import NEVER_NAMES, read
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,13 @@ INTENTS: tuple[Intent, ...] = (
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
            needs_card=True,
-           steps=_card((Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id"},
-                             needs=("card_id",)),), extra=(COMPANY_LOOKUP,))),
+           # cards the words do not tell apart: the one with a population report, when only one has
+           steps=_card((Step("population_card", {"card_id": "$item", "grading_company_id": "$company_id",
+                                                 "include_parallels": False}, key="tied_pops", each="tied_ids",
+                             when="undecided"),),
+                       (Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id",
+                                                 "include_parallels": False}, needs=("card_id",)),),
+                       extra=(COMPANY_LOOKUP,))),
     Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one)|"
            r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
@@ -217,9 +223,23 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"the developers) know|tell (the team|the devs?|the developers|your team|whoever)|"
                      r"(found|there'?s|hit) an? (bug|glitch)|feature request|i (would|'d) like to suggest|"
                      r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
-                     r"^\s*(suggestion|idea|request|bug)\s*[:\-]"),
+                     r"^\s*(suggestion|idea|request|bug)\s*[:\-]|"
+                     # reporting wrong or missing data, in the collector's words
+                     r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
+                     r"mislabell?ed|outdated|out of date|way off|off by)\b|"
+                     r"\b(wrong|incorrect|inaccurate|bad)\s+(price|prices|date|release date|number|card number|"
+                     r"picture|image|photo|name|year|set|info|information|data|spelling|checklist|value)\b|"
+                     r"\b(has|have|had|got|shows?|lists?)\s+the\s+wrong\b|"
+                     r"\b(typo|misspell(ed|ing)?|mistake|error)\s+(in|on|for|with)\b|\bthere'?s\s+an?\s+(typo|mistake|error)\b|"
+                     r"\b(missing from|not in|isn'?t in|absent from)\s+(the|your)\s+(catalog|catalogue|database|db|"
+                     r"checklist|data)\b|"
+                     r"\b(please|pls|can you|could you)\s+(fix|correct|update)\s+(the|this|that|its|his|her)\b|"
+                     r"\b(needs?|ought) to be (fixed|corrected|updated)\b|\bshould (say|read)\b|"
+                     r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
+                     r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
-        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
+        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
+                         r"\b(add|ad|put|save)\s+(it|this|that|him|this one|that one|the card)?\s*(to|on)\s+my\s+(list|wants)\b"))
 
 
 CHAT = set("""hi hello hey hiya yo there good morning afternoon evening night thanks thank you so much very lot
@@ -251,6 +271,8 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if scale_question(text):   # a grade's name or meaning ("what's a psa 9 called", "what grade is near mint")
+        return BY_NAME["grades"], 0.9
     if classifier.bare_name(text):
         return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
@@ -268,14 +290,13 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
     if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
+    # how many of a parallel were made is its print run, not a graded population
+    if PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) and not read(text).grade:
+        return BY_NAME["parallels"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):
         intent = BY_NAME["population"]
-    # a grade's name or meaning is a grading-scale question ("what's a psa 9 called")
-    if re.search(r"\b(psa|bgs|sgc|cgc|beckett)\s*\d", low) and \
-            re.search(r"\b(called|mean|means|meaning|stand for|name for|named)\b", low):
-        intent = BY_NAME["grades"]
     # a price bound without words of value is a shopping question ("griffey rookie under $30?")
     if intent is not None and intent.name == "price" and re.search(r"\b(under|below|less than|cheaper than|"
                                                                    r"up to|at most)\s*\$?\s*\d", low) \
@@ -286,8 +307,34 @@ def _classify(text: str) -> tuple[Intent | None, float]:
 
 PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
                          r"difference|\$|bucks|dollars)\b")
+PARALLEL_WORDS = re.compile(r"\b(prizms?|refractors?|parallels?|superfractors?|x-?fractors?|shimmers?|speckles?|"
+                            r"wave|mojo|holo|reverse holo)\b")
+PRINT_RUN = re.compile(r"\bhow many\b.*\b(exist|exists|made|printed|produced|are there|were there|out there)\b|"
+                       r"\bnumbered to\b|\bprint run\b|\bnumbered\b.*\?|\bserial")
 POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|total|"
                        r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
+
+
+CONDITIONS = re.compile(r"\b(gem mint|gem mt|mint|near mint|nm|nm-mt|excellent|ex-mt|very good|vg|good|fair|poor|"
+                        r"pristine|black label|authentic)\b")
+_MEANING = re.compile(r"\b(called|mean|means|meaning|stand for|name for|named|what grade is|which grade is|"
+                      r"what number is|equal to|equivalent|same as)\b")
+
+
+def scale_question(text: str) -> bool:
+    """A grade's name or a condition's grade, about no card ("what's a 9 called at psa", "what grade is
+    near mint", "what does bgs 9.5 mean"): a grading-scale question."""
+    low = text.lower()
+    if not _MEANING.search(low):
+        return False
+    r = read(text)
+    if not (r.grade or CONDITIONS.search(low)):
+        return False
+    left = [w for _, w in r.tokens if w.lower() not in NEVER_NAMES and not CONDITIONS.fullmatch(w.lower())
+            and w.lower() not in ("near", "very", "label", "pristine", "equal", "equivalent", "stand", "named",
+                                  "condition", "conditions", "grade", "grades", "number",
+                                  "meaning", "called", "mean", "means", "scale", "psa's", "bgs's")]
+    return not left
 
 
 def by_name(name: str) -> Intent | None:

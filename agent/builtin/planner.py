@@ -14,9 +14,9 @@ from typing import Any
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
-from agent.builtin.linking import chosen_card, link_history, link_text, parse
+from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import SEGMENT_WORDS, fold
+from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS, fold, read
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
@@ -74,7 +74,7 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
 
 
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent, priced=answers.priced(st))
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data())
 
 
 def _card_id(st: State) -> str | None:
@@ -149,7 +149,36 @@ def _sides(st: State) -> list[str]:
         if re.match(r"^\s*(which|what)\b.*\b(worth more|more valuable|pricier|costs? more)\b[,:]?\s*\S", st.ent.text,
                     re.I) else st.ent.text
     parts = [p.strip(" ?,.") for p in SIDES.split(text) if p.strip(" ?,.")]
-    return parts if len(parts) == 2 else []
+    return _share(parts) if len(parts) == 2 else []
+
+
+_QUALIFIER = re.compile(r"\s+((?:from|in|of)\s+(?:the\s+)?(?:\d{2,4}\s+)?[a-z][\w' &-]*)$", re.I)
+
+
+def _share(parts: list[str]) -> list[str]:
+    """Words said once for both sides ("charizard or blastoise from base set", "1989 griffey or
+    bonds", "base set charizard or blastoise"): each side is linked with them."""
+    a, b = parts
+    m = _QUALIFIER.search(b)
+    if m and not _QUALIFIER.search(a):
+        a = f"{a} {m.group(1)}"
+    lead = []
+    for w in a.split():
+        lw = w.lower().strip(",")
+        if lw in ("the", "a", "an", "is", "which", "what"):
+            continue
+        if re.fullmatch(r"'?\d{2}|\d{4}", lw) or lw in BRANDS or lw in DOMAIN_WORDS:
+            lead.append(w)
+            continue
+        break
+    if lead and not any(w.lower() in b.lower().split() for w in lead) and not read(b).years:
+        b = f"{' '.join(lead)} {b}"
+    ra, rb = read(a), read(b)
+    if ra.attributes and not rb.attributes:   # "griffey rookie or bonds"
+        b = f"{b} {' '.join(ra.attributes)}"
+    elif rb.attributes and not ra.attributes:
+        a = f"{a} {' '.join(rb.attributes)}"
+    return [a, b]
 
 
 def _compare_ids(st: State) -> list[str] | None:
@@ -247,6 +276,7 @@ def variable(st: State, name: str) -> Any:
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_id": _random_release_id,
                  "release_year": _release_year, "base_set_id": _base_set_id,
+                 "tied_ids": lambda st: few_tied(_link(st)) or None,
                  "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
     return resolvers[name](st) if name in resolvers else None
 
@@ -284,6 +314,7 @@ PREDICATES = {
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
+    "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
 }
 
 

@@ -169,6 +169,40 @@ def test_company_words_in_names_and_gem_mint(text, company, grade):
     assert (r.company, r.grade) == (company, grade)
 
 
+@pytest.mark.parametrize("text,grade,number", [
+    ("how much is the 89 upper deck griffey in a 9", "9", None),   # a grade, not card #9
+    ("how many 10s are there of the griffey rookie", "10", None),
+    ("what's it worth graded 8", "8", None),
+    ("how many tens", "10", None),
+    ("charizard 4", None, "4"),                                    # a bare number is still a card number
+    ("is there a 1 of 1", None, "1"),
+    ("cards from the 90s", None, None),
+])
+def test_a_grade_without_its_company_is_read_as_psa(text, grade, number):
+    r = read(text)
+    assert (r.grade, r.number) == (grade, number)
+    assert r.company == ("PSA" if grade else None)
+
+
+def test_constraints_are_the_reading_without_its_words():
+    r = read("cheapest 1989 upper deck griffey psa 10 under $50")
+    c = r.constraints(segment="Baseball").model_dump(by_alias=True)
+    assert c["year"] == "1989" and c["grade"] == "10" and c["maxPrice"] == 50.0 and c["segment"] == "Baseball"
+    assert "tokens" not in c and "text" not in c
+
+
+def test_everyday_words_are_not_misspelt_names():
+    from store.search.index import NameHit
+    from tools.catalog_link import _cover, _typo_hit
+
+    beeter = NameHit(kind="name", name="Clayton Beeter", score=4.5, exact=False, distance=1, count=3, ids=("x",))
+    assert _typo_hit(beeter, ["better"])                       # "is bgs 10 better than psa 10"
+    assert not _typo_hit(beeter, ["beter"])                    # a misspelt name stays a name
+    assert _cover(["mark", "mcguire"], "Mark McGwire") == 1
+    assert _cover(["jackson", "holiday"], "Jackson Holliday") == 1
+    assert _cover(["mark", "mcguire"], "Mark Grace") is None
+
+
 def test_follow_up_without_card_words_is_about_the_earlier_card():
     d = first_calls("what does a psa 10 sell for", history=["2008 topps josh beckett 555"])
     assert d.calls and d.calls[0][0] == "catalog_link"
@@ -183,6 +217,13 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("john kruk 89 fleer", "details"),
     ("what's a psa 9 called", "grades"),
     ("pop count for base set alakazam", "population"),
+    ("the price on the griffey rookie is wrong", "feedback"),
+    ("you have the wrong release date for jungle", "feedback"),
+    ("report that a card is missing from 1989 upper deck", "feedback"),
+    ("what grade is near mint", "grades"),
+    ("what's a 9 called at psa", "grades"),
+    ("how many blue wave prizms exist in 2021 prizm", "parallels"),
+    ("add it to my list", "wantlist_add"),
 ])
 def test_families_settled_by_their_words(question, family):
     intent, _ = intents.classify(question)

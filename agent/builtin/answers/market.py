@@ -291,4 +291,5 @@ def population(st: State) -> str | None:
     total = g(r, "total_population", default=0)
     lines = [f"{g(x, 'name', default='?')} {int(g(x, 'total_population', default=0)):,}" for x in companies]
     by = f" Base card by company: {', '.join(lines)}." if lines else ""
-    return f"{name} has a total graded population of {total:,} (base and parallels, all companies).{by}{synthetic}"
+    scope = "base and parallels" if g(r, "parallels", default=[]) else "base card"
+    return f"{name} has a total graded population of {total:,} ({scope}, all companies).{by}{synthetic}"
