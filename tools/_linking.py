@@ -31,7 +31,8 @@ ATTRIBUTES = {"rookie": "RC", "rookies": "RC", "rc": "RC", "rcs": "RC", "auto": 
 ORDERS = [(r"\b(cheapest|least expensive|lowest[- ]priced?|cheaper)\b", "cheapest"),
           (r"\b(most valuable|most expensive|priciest|highest[- ](value|valued|priced)|worth the most|"
            r"best card|top card|biggest)\b", "most_valuable"),
-          (r"\b(rarest|most rare|scarcest|lowest (print run|population|pop))\b", "rarest"),
+          (r"\b(rarest|most rare|scarcest|lowest (print run|population|pop|numbered|serial)|hardest (one |parallel |card )?"
+           r"to (pull|find|get)|hardest parallel|smallest print run|least (copies|printed))\b", "rarest"),
           (r"\b(newest|latest|most recent)\b", "newest"),
           (r"\b(oldest|earliest)\b", "oldest")]
 # words that carry the question, never the subject
@@ -68,6 +69,8 @@ qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's
 tho though maybe please? card's cards' someone somebody anyone anybody
 near excellent poor mint? graded? slab slabs slabbed comps comp going
 made make makes printed produced condition conditions mean means meaning called
+wat wats wut waht hw hwo teh thx ty collector collectors collecting start started beginner newbie
+gap moved moving movement changed change changes hunting track tracking
 """.split())
 # domain words: part of a release, set or parallel name, never a player's name alone
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
@@ -88,6 +91,7 @@ _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|per
 _GRADE_WORDS = {"tens": "10", "nines": "9", "eights": "8", "sevens": "7"}
 _COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
+_SHORT_SEASON = re.compile(r"(?<![#/\w])'?(\d\d)\s*[-/]\s*(\d\d)\b(?!\s*/)")
 _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
 _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS)) + r")\b)", re.I)
 _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
@@ -105,6 +109,11 @@ _PERIOD = re.compile(r"\b(?:last|past|previous|in the last|over the last)\s+(\d+
                      r"(day|week|month|year)s?\b|\bthis (year|month)\b|\b(ytd|year to date)\b", re.I)
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
 _TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'.\-&]*")
+
+
+# collectors' spellings of catalog words ("lite arcanine", "zard"), read as the catalog writes them
+SPELLINGS = {"lite": "light", "nite": "night", "zard": "charizard", "zards": "charizard", "mew2": "mewtwo",
+             "pika": "pikachu", "refactor": "refractor", "refactors": "refractors"}
 
 
 def fold(text: str) -> str:
@@ -214,6 +223,9 @@ def read(text: str) -> Reading:
             r.grade = _GRADE_WORDS.get(g.lower(), g)
             r.company = r.company or "PSA"
             rest = _cut(rest, m)
+    if r.grade:   # the grade said again ("psa 10 vs 9, how much more is the 10"): never a card number
+        for m in list(re.finditer(r"\b(?:the|a|an|in|at)\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, rest, re.I)):
+            rest = _cut(rest, m)
     m = _BETWEEN.search(rest)
     if m:
         r.min_price, r.max_price = _money(m.group(1)), _money(m.group(2))
@@ -263,8 +275,14 @@ def read(text: str) -> Reading:
     if m:
         r.numbered_to = int(m.group(1))
         rest = _cut(rest, m)
-    m = _SEASON.search(rest)
-    if m:
+    m = _SEASON.search(rest) or next((x for x in _SHORT_SEASON.finditer(rest)
+                                      if int(x.group(2)) == (int(x.group(1)) + 1) % 100), None)
+    if m and len(m.group(1)) == 2:   # "79-80": the 1979-80 season
+        yy = int(m.group(1))
+        first = 1900 + yy if yy >= 30 else 2000 + yy
+        r.year, r.season = str(first), f"{first}-{m.group(2)}"
+        rest = _cut(rest, m)
+    elif m:
         r.year, r.season = m.group(1), f"{m.group(1)}-{m.group(2)}"
         rest = _cut(rest, m)
     else:
@@ -309,7 +327,7 @@ def read(text: str) -> Reading:
                                         low):
             r.ordinal = ORDINALS[lw]
             continue
-        r.tokens.append((m.start(), word))
+        r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number

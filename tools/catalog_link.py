@@ -193,6 +193,10 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     hits = [h for h in index.names(phrase, kinds=("release", "set"), limit=10)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
                             and not _typo_hit(h, toks)]
+                if not hits and span and not only_domain:
+                    # "1981 topps football": the words name a release only together with the year
+                    hits = [h for h in index.names(f"{span[0]} {phrase}", kinds=("release",), limit=10)
+                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
                 if not hits:
                     continue
                 fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
@@ -445,6 +449,13 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
                 break
+    if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") for e in ents):
+        # "pokemon 151": a release named by a number
+        rel = [h for h in index.names(r.number, kinds=("release",), limit=3) if h.exact
+               and (segment is None or h.segment in (None, segment))]
+        if rel:
+            ents += [_entity(h, [r.number]) for h in rel]
+            r.number = None
     rows = await _rows(ctx, ents, r, segment)
     if rows and r.number and re.fullmatch(r"\d\d", r.number) and not r.years and \
             any(e.kind == "name" for e in ents) and not any(e.from_history for e in ents) and \
@@ -474,7 +485,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
         # a name read only as a weaker alternate of words that name a release ("jungle") names no card
         named = any(e.kind == "name" and not e.alternate for e in ents) or r.number is not None
-        hard_miss = {"name", "number", "year"} & set(scored[0][3])
+        # what the question states outright and no candidate has: that card is not in the catalog
+        hard_miss = ({"name", "number", "year", "release", *r.attributes} & set(scored[0][3])) if named else set()
         if not named:
             pass  # a release or set alone names no card
         elif hard_miss:

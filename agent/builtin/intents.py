@@ -77,8 +77,8 @@ INTENTS: tuple[Intent, ...] = (
     Intent("feedback", r"\b(feedback|report (a|an|that|this|the)|is wrong|are wrong|incorrect|typo|mistake)\b",
            steps=((Step("catalog_link", {"text": "$link_text", "take": 5}, key="link", when="has_card_words"),),
                   (Step("feedback_submit", {"entity_type": "card", "id": "$card_id", "message": "$text",
-                                            "feedback_type": "data_error"}, needs=("card_id",), when="has_card"),
-                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_card")))),
+                                            "feedback_type": "data_error"}, needs=("card_id",), when="feedback_card"),
+                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_feedback_card")))),
     Intent("grades", r"\bgrading (compan|types?|scale)|\bwhat grades\b|\bgrades (does|do|of|for)\b|\bgrade scale",
            steps=((Step("grades_companies"),),
                   (Step("grades_types", {"companyId": "$company_id"}, needs=("company_id",), when="has_company"),),
@@ -123,7 +123,8 @@ INTENTS: tuple[Intent, ...] = (
            collection=True, steps=_analytics()),
     Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
            collection=True, steps=_analytics()),
-    Intent("collection_roi", r"\b(roi|profit|gain|up or down|made money|lost money|return on)\b",
+    Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
+           r"\bmy\b.*\b(up or down|gains?)\b",
            collection=True,
            steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
                              Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
@@ -167,15 +168,19 @@ INTENTS: tuple[Intent, ...] = (
                                                  "include_parallels": False}, needs=("card_id",)),),
                        extra=(COMPANY_LOOKUP,))),
     Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one)|"
+           r"who'?s selling|anyone selling|anybody selling|selling (a|one|any)|on sale|"
            r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
            steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
     Intent("trend", r"\b(trend|trending|over time|price history|historical|(go|goes|going|gone|went) (up|down)|"
-                    r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value))\b",
+                    r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
+                    r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
            steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 12},
                              needs=("card_id",)),))),
-    Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more)\b|"
+    Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
+           r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
+           r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
            r"\bwhich is worth more\b",
            steps=((Step("catalog_link", {"text": "$compare_a", "take": 5}, key="link"),
                    Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides")),
@@ -223,7 +228,9 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"the developers) know|tell (the team|the devs?|the developers|your team|whoever)|"
                      r"(found|there'?s|hit) an? (bug|glitch)|feature request|i (would|'d) like to suggest|"
                      r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
-                     r"^\s*(suggestion|idea|request|bug)\s*[:\-]|"
+                     r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
+                     r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
+                     r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
                      # reporting wrong or missing data, in the collector's words
                      r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
                      r"mislabell?ed|outdated|out of date|way off|off by)\b|"
@@ -238,7 +245,12 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
                      r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
-        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
+        ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|better (card )?(value|buy)|"
+                          r"value-wise|more expensive)\b|\b(worth more|more valuable|better (card )?value|value-wise|"
+                          r"more expensive)\b.*\b(or|vs\.?|versus)\b"),
+        ("wantlist_add", r"\b(add|ad|put|save|track|stick|throw|include|pop)\b.*\b(on|to|onto|in|into) (my|the) "
+                         r"(want ?list|wish ?list|wants)\b|"
+                         r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
                          r"\b(add|ad|put|save)\s+(it|this|that|him|this one|that one|the card)?\s*(to|on)\s+my\s+(list|wants)\b"))
 
 
@@ -247,8 +259,8 @@ cheers bye goodbye ok okay cool great nice awesome that's thats all how are you 
 lol haha wow appreciate it""".split())
 
 
-MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|lose money|lost money|(going|gone|went) "
-                      r"(up|down)|gaining|losing value)\b")
+MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|making money|lose money|lost money|losing money|"
+                      r"(go|goes|going|gone|went) (up|down)|gaining|losing value|in the (green|red)|up or down)\b")
 
 
 def classify(text: str) -> tuple[Intent | None, float]:
@@ -266,6 +278,10 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     said = re.findall(r"[a-z']+", text.lower())
     if said and all(w in CHAT for w in said):
         return BY_NAME["unknown"], 1.0   # greetings and thanks: never a card name
+    if len(said) <= 8 and not re.search(r"\d", text) and re.search(
+            r"\b(thanks|thank you|thx|ty|bye|goodbye|cheers|see ya|later|appreciate it)\b", text.lower()) and \
+            not re.search(r"\b(how|what|which|who|when|where|price|worth|value|pop|show|find|list|add)\b", text.lower()):
+        return BY_NAME["unknown"], 1.0   # "super, thanks for the help", "you're an ace, bye"
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
@@ -298,7 +314,7 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):
         intent = BY_NAME["population"]
     # a price bound without words of value is a shopping question ("griffey rookie under $30?")
-    if intent is not None and intent.name == "price" and re.search(r"\b(under|below|less than|cheaper than|"
+    if intent is not None and intent.name in ("price", "details", "find") and re.search(r"\b(under|below|less than|cheaper than|"
                                                                    r"up to|at most)\s*\$?\s*\d", low) \
             and not re.search(r"\b(worth|value|sells? for|sold for|price of|go(es)? for)\b", low):
         intent = BY_NAME["marketplace"]

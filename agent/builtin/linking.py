@@ -125,7 +125,12 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False,
     named = any(x.get("kind") == "name" and not x.get("alternate") for x in link.get("entities") or [])
     options = tied(link)
     if priced and named and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
-        # a price question about cards the words do not tell apart: the one with market data
+        # a price question about cards the words do not tell apart: the one with market data (in the grade asked)
+        if e.grade:
+            key = f"{(e.company or 'PSA').lower()}-{e.grade}"
+            graded = [c for c in options if (c.get("gradePrices") or {}).get(key)]
+            if len(graded) == 1:
+                return graded[0]
         priced_cards = [c for c in options if c.get("gradePrices") or c.get("rawPrice")]
         if len(priced_cards) == 1:
             return priced_cards[0]

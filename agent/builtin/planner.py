@@ -184,7 +184,7 @@ def _share(parts: list[str]) -> list[str]:
 def _compare_ids(st: State) -> list[str] | None:
     a, b = st.ok("link"), st.ok("link_b")
     if a and b:
-        picks = [chosen_card(x, st.ent) or ((x.get("cards") or [None])[0]) for x in (a, b)]
+        picks = [chosen_card(x, st.ent, priced=True) or ((x.get("cards") or [None])[0]) for x in (a, b)]
         ids = [p["id"] for p in picks if p and p.get("id")]
         return ids if len(ids) == 2 else None
     cards = (_link(st) or {}).get("cards") or []
@@ -296,7 +296,8 @@ def _has_scope(st: State) -> bool:
 
 def _names_a_card(st: State) -> bool:
     link = _link(st) or {}
-    return bool(_entities(st, "name")) or bool((link.get("constraints") or {}).get("number"))
+    names = [e for e in _entities(st, "name") if not e.get("alternate")]
+    return bool(names) or bool((link.get("constraints") or {}).get("number"))
 
 
 PREDICATES = {
@@ -315,7 +316,20 @@ PREDICATES = {
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
+    "feedback_card": lambda st: _feedback_card(st),
+    "no_feedback_card": lambda st: not _feedback_card(st),
 }
+
+
+def _feedback_card(st: State) -> bool:
+    """Feedback is about a card only when the words clearly name one (an exact name, or a name with its
+    number, year, release or set): "this app is awesome, say thanks" is about no card named Say Cheese."""
+    c = _card(st)
+    if c is None:
+        return False
+    exact = any(e.get("exact") and e.get("name") == c.get("name") for e in _entities(st, "name"))
+    return exact or len(set(c.get("matched") or []) & {"number", "year", "release", "set"}) >= 1 and \
+        "name" in (c.get("matched") or [])
 
 
 def _args(st: State, template: dict[str, Any], item: Any = None) -> dict[str, Any]:

@@ -184,6 +184,16 @@ def test_a_grade_without_its_company_is_read_as_psa(text, grade, number):
     assert r.company == ("PSA" if grade else None)
 
 
+@pytest.mark.parametrize("text,year,season", [
+    ("gretzky rookie 79-80 topps", "1979", "1979-80"),
+    ("1986-87 fleer jordan", "1986", "1986-87"),
+    ("pikachu 58/102", None, None),
+])
+def test_seasons_written_short(text, year, season):
+    r = read(text)
+    assert (r.year, r.season) == (year, season)
+
+
 def test_constraints_are_the_reading_without_its_words():
     r = read("cheapest 1989 upper deck griffey psa 10 under $50")
     c = r.constraints(segment="Baseball").model_dump(by_alias=True)
@@ -224,9 +234,15 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("what's a 9 called at psa", "grades"),
     ("how many blue wave prizms exist in 2021 prizm", "parallels"),
     ("add it to my list", "wantlist_add"),
+    ("complaint: search is too slow for me", "feedback"),
+    ("super, thanks for the help", "unknown"),
+    ("which is the better card value-wise in psa 9: light azumarill or light arcanine", "price_compare"),
+    ("whats on my wnat list", "wantlist"),       # a mistyped intent word is put right
 ])
 def test_families_settled_by_their_words(question, family):
-    intent, _ = intents.classify(question)
+    from agent.builtin.conversation import respell
+
+    intent, _ = intents.classify(respell(question))
     assert intent is not None and intent.name == family
 
 
