@@ -272,7 +272,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     score = 0.0
     names = [e for e in ents if e.kind == "name"]
     if names:
-        mine = [e for e in names if e.name == row.name]
+        mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
@@ -362,7 +362,9 @@ def _order_key(row: Any, order: str | None) -> float:
 
 
 async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment: str | None) -> list[Any]:
-    names = sorted({e.name for e in ents if e.kind == "name"})
+    # the catalog writes apostrophes both ways ("Logan O'Hoppe", "Logan O’Hoppe")
+    names = sorted({v for e in ents if e.kind == "name"
+                    for v in (e.name, e.name.replace("'", "\u2019"), e.name.replace("\u2019", "'"))})
     stmt = q.card_select()
     if names:
         stmt = stmt.where(Card.name.in_(names))
@@ -486,7 +488,9 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         # a name read only as a weaker alternate of words that name a release ("jungle") names no card
         named = any(e.kind == "name" and not e.alternate for e in ents) or r.number is not None
         # what the question states outright and no candidate has: that card is not in the catalog
-        hard_miss = ({"name", "number", "year", "release", *r.attributes} & set(scored[0][3])) if named else set()
+        stated = {"name", "number", "year"} | ({"release", *r.attributes} if not any(e.from_history for e in ents)
+                                                else set())
+        hard_miss = (stated & set(scored[0][3])) if named else set()
         if not named:
             pass  # a release or set alone names no card
         elif hard_miss:

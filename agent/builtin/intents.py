@@ -307,8 +307,13 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
     # how many of a parallel were made is its print run, not a graded population
-    if PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) and not read(text).grade:
+    reading = read(text)
+    if not reading.grade and (PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) or ASKS_RUN.search(low)):
         return BY_NAME["parallels"], confidence
+    # a grade and words of counting: a population question ("how many beckett 9s of X")
+    if reading.grade and intent is not None and intent.name in ("set_facts", "details", "find", "catalog_stats") and \
+            re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b", low):
+        return BY_NAME["population"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):
@@ -327,6 +332,9 @@ PARALLEL_WORDS = re.compile(r"\b(prizms?|refractors?|parallels?|superfractors?|x
                             r"wave|mojo|holo|reverse holo)\b")
 PRINT_RUN = re.compile(r"\bhow many\b.*\b(exist|exists|made|printed|produced|are there|were there|out there)\b|"
                        r"\bnumbered to\b|\bprint run\b|\bnumbered\b.*\?|\bserial")
+# a print run asked outright ("is /what", "purple /?", "how many red wave prizms in ...")
+ASKS_RUN = re.compile(r"/\s*(what|\?|$)|\bnumbered (to|out of) what\b|"
+                      r"\bhow many\b[\w\s]{0,30}\b(prizms|refractors|parallels|superfractors|shimmers|waves)\b")
 POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|total|"
                        r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
 

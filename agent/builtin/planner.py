@@ -145,9 +145,12 @@ SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I
 
 
 def _sides(st: State) -> list[str]:
-    text = re.sub(r"^.*?\b(worth more|more valuable|pricier|costs? more)\b[,:]?", "", st.ent.text, flags=re.I) \
-        if re.match(r"^\s*(which|what)\b.*\b(worth more|more valuable|pricier|costs? more)\b[,:]?\s*\S", st.ent.text,
-                    re.I) else st.ent.text
+    words = r"(worth more|more valuable|pricier|costs? more|more expensive|value-wise|better (card )?value)"
+    text = re.sub(rf"^.*?\b{words}(\s+in\s+\w+\s*\d*(\.5)?)?[,:]?", "", st.ent.text, flags=re.I) \
+        if re.match(rf"^\s*(which|what)\b.*\b{words}\b.*?[,:]?\s*\S", st.ent.text, re.I) else st.ent.text
+    if ":" in text:   # "which is the better card in psa 9: light azumarill or light arcanine"
+        text = text.split(":", 1)[1]
+    text = re.sub(r",\s*(which|what|who)\b.*$", "", text, flags=re.I)   # "X or Y, which is worth more"
     parts = [p.strip(" ?,.") for p in SIDES.split(text) if p.strip(" ?,.")]
     return _share(parts) if len(parts) == 2 else []
 

@@ -31,8 +31,9 @@ def set_parallels(st: State) -> str | None:
     if not pars:
         return f"{name} has no parallels in the catalog."
     text = st.ent.text.lower()
-    asked = [p for p in pars if (p.get("name") or "").lower() in text] or \
-        [p for p in pars if all(w in text for w in (p.get("name") or "").lower().split())]
+    said = f" {fold(text)} "
+    asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said] or \
+        [p for p in pars if all(f" {w} " in said for w in fold(p.get("name") or "").split())]
     if asked:
         p = max(asked, key=lambda x: len(x.get("name") or ""))
         run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
