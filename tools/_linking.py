@@ -17,7 +17,7 @@ from pydantic import Field
 from tools._models import CamelOut
 
 COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
-             "hga": "HGA", "csg": "CSG", "isa": "ISA"}
+             "hga": "HGA", "csg": "CSG", "isa": "ISA", "becket": "BGS", "bekett": "BGS", "beckit": "BGS"}
 BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
           "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
           "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
@@ -80,7 +80,7 @@ DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
             "5th": 5, "last": -1}
 
-_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
+_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
 _BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _NOT_GRADE = r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|of\b|%|/|\.\d|,\d|-\d|x\b|k\b))"
@@ -89,7 +89,7 @@ _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|per
                          r"(10|[1-9](?:\.5)?)(?:'?s)?\b" + _NOT_GRADE + r"|\ban?\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE +
                          r"|\b(10|[1-9]\.5|[1-9])'?s\b|\b(tens|nines|eights|sevens)\b", re.I)
 _GRADE_WORDS = {"tens": "10", "nines": "9", "eights": "8", "sevens": "7"}
-_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
+_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
 _SHORT_SEASON = re.compile(r"(?<![#/\w])'?(\d\d)\s*[-/]\s*(\d\d)\b(?!\s*/)")
 _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
@@ -176,7 +176,7 @@ def _money(v: str, k: str | None = None) -> float:
 
 def _surname(text: str, m: re.Match[str]) -> bool:
     """A company word that is a player's surname ("josh beckett"): the word before it may be a name."""
-    if m.group(1).lower() != "beckett":
+    if m.group(1).lower() not in ("beckett", "becket"):
         return False
     before = re.findall(r"[A-Za-z']+", text[:m.start()])
     return bool(before) and before[-1].lower() not in NEVER_NAMES and before[-1].lower() not in COMPANIES

@@ -183,6 +183,10 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     hits = [h for h in index.names(phrase[:-1], kinds=kinds, limit=20)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks[:-1] + [toks[-1][:-1]])
                             and h.kind != "name"]
+                if not hits and len(toks) in (2, 4):   # "heart gold soul silver": HeartGold SoulSilver
+                    joined = " ".join(toks[k] + toks[k + 1] for k in range(0, len(toks), 2))
+                    hits = [h for h in index.names(joined, limit=5) if h.exact
+                            and (segment is None or h.segment in (None, segment))]
                 if not hits and not only_domain and len(toks) > 1:
                     hits = [h for h in _misspelt_words(index, toks)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]

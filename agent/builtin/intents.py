@@ -245,6 +245,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
                      r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
+        ("help", r"\bwhere (do|should|can) i (start|begin)\b|\bhow do i (get started|start|begin)\b|"
+                 r"\bgetting started\b|\bi'?m (new|a beginner|just starting)\b"),
         ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|better (card )?(value|buy)|"
                           r"value-wise|more expensive)\b|\b(worth more|more valuable|better (card )?value|value-wise|"
                           r"more expensive)\b.*\b(or|vs\.?|versus)\b"),
@@ -287,6 +289,11 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if re.search(r"\b(can|could|will|would|do) you (grade|slab|authenticate|buy|sell|appraise)\b", text, re.I):
+        return BY_NAME["unknown"], 1.0   # a service we do not offer ("can you grade my card for me")
+    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?grade\b", text, re.I) and \
+            read(text).company and not _names_left(text):
+        return BY_NAME["grades"], 0.9   # "lowest grade from bekett": the company's scale
     if scale_question(text):   # a grade's name or meaning ("what's a psa 9 called", "what grade is near mint")
         return BY_NAME["grades"], 0.9
     if classifier.bare_name(text):
@@ -354,11 +361,15 @@ def scale_question(text: str) -> bool:
     r = read(text)
     if not (r.grade or CONDITIONS.search(low)):
         return False
-    left = [w for _, w in r.tokens if w.lower() not in NEVER_NAMES and not CONDITIONS.fullmatch(w.lower())
+    return not _names_left(text)
+
+
+def _names_left(text: str) -> list[str]:
+    """Words of ``text`` that may name a card, besides grading words."""
+    return [w for _, w in read(text).tokens if w.lower() not in NEVER_NAMES and not CONDITIONS.fullmatch(w.lower())
             and w.lower() not in ("near", "very", "label", "pristine", "equal", "equivalent", "stand", "named",
-                                  "condition", "conditions", "grade", "grades", "number",
+                                  "condition", "conditions", "grade", "grades", "number", "possible", "give", "gives",
                                   "meaning", "called", "mean", "means", "scale", "psa's", "bgs's")]
-    return not left
 
 
 def by_name(name: str) -> Intent | None:

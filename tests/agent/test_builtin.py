@@ -238,6 +238,9 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("super, thanks for the help", "unknown"),
     ("which is the better card value-wise in psa 9: light azumarill or light arcanine", "price_compare"),
     ("whats on my wnat list", "wantlist"),       # a mistyped intent word is put right
+    ("lowest grade from bekett", "grades"),
+    ("i'm a rookie collector, where do i start", "help"),
+    ("can you grade my card for me", "unknown"),
 ])
 def test_families_settled_by_their_words(question, family):
     from agent.builtin.conversation import respell
