@@ -76,7 +76,9 @@ gap moved moving movement changed change changes hunting track tracking
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
                 "refractor", "refractors", "chrome", "update", "series", "traded", "promo", "promos", "gold",
                 "silver", "black", "red", "blue", "green", "orange", "purple", "pink", "prizm", "release",
-                "releases", "insert", "inserts", "foil", "tiffany", "glossy", "draft", "rated"}
+                "releases", "insert", "inserts", "foil", "tiffany", "glossy", "draft", "rated", "white", "yellow",
+                "aqua", "teal", "bronze", "platinum", "sepia", "lime", "neon", "camo", "wave", "mojo", "shimmer",
+                "speckle", "lava", "sapphire", "ruby", "emerald", "magenta", "fuchsia", "pearl"}
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
             "5th": 5, "last": -1}
 

@@ -245,6 +245,9 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
                      r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
+        ("set_missing", r"\b(what|which)( cards)? (am i|i'?m|do i still need|do i need)\b.*\b(missing|need)\b.*\b(from|in|for|of)\b|"
+                        r"\b(am i|i'?m) missing (from|in|for)\b"),
+        ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
         ("help", r"\bwhere (do|should|can) i (start|begin)\b|\bhow do i (get started|start|begin)\b|"
                  r"\bgetting started\b|\bi'?m (new|a beginner|just starting)\b"),
         ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|better (card )?(value|buy)|"

@@ -241,6 +241,8 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("lowest grade from bekett", "grades"),
     ("i'm a rookie collector, where do i start", "help"),
     ("can you grade my card for me", "unknown"),
+    ("what am i missing from 1995 pinnacle", "set_missing"),
+    ("what subsets/inserts came in 1988 fleer baseball", "set_facts"),
 ])
 def test_families_settled_by_their_words(question, family):
     from agent.builtin.conversation import respell
