@@ -234,6 +234,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      # reporting wrong or missing data, in the collector's words
                      r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
                      r"mislabell?ed|outdated|out of date|way off|off by)\b|"
+                     r"\b(price|prices|date|number|name|picture|image|photo|info|data|year|value|spelling)\b[^.?!]{0,40}"
+                     r"\b(wrong|incorrect|inaccurate|mislabell?ed)\b|\b(seems?|looks?) (way |much )?(too high|too low|off|wrong)\b|"
                      r"\b(wrong|incorrect|inaccurate|bad)\s+(price|prices|date|release date|number|card number|"
                      r"picture|image|photo|name|year|set|info|information|data|spelling|checklist|value)\b|"
                      r"\b(has|have|had|got|shows?|lists?)\s+the\s+wrong\b|"
@@ -250,7 +252,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
         ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
         ("help", r"\bwhere (do|should|can) i (start|begin)\b|\bhow do i (get started|start|begin)\b|"
                  r"\bgetting started\b|\bi'?m (new|a beginner|just starting)\b"),
-        ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|better (card )?(value|buy)|"
+        ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|sells? for more|costs? more|"
+                          r"better (card )?(value|buy)|"
                           r"value-wise|more expensive)\b|\b(worth more|more valuable|better (card )?value|value-wise|"
                           r"more expensive)\b.*\b(or|vs\.?|versus)\b"),
         ("wantlist_add", r"\b(add|ad|put|save|track|stick|throw|include|pop)\b.*\b(on|to|onto|in|into) (my|the) "

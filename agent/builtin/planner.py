@@ -16,7 +16,7 @@ from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
 from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS, fold, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
@@ -176,6 +176,18 @@ def _share(parts: list[str]) -> list[str]:
         break
     if lead and not any(w.lower() in b.lower().split() for w in lead) and not read(b).years:
         b = f"{' '.join(lead)} {b}"
+    # words after the last name said for both: "charizard or blastoise base set (which sells for more)"
+    tail: list[str] = []
+    for w in reversed(b.split()):
+        lw = w.lower().strip(",?")
+        if lw in NEVER_NAMES and not tail:
+            continue
+        if lw in BRANDS or lw in DOMAIN_WORDS or re.fullmatch(r"\d{4}", lw):
+            tail.insert(0, w)
+            continue
+        break
+    if tail and not any(w.lower() in a.lower().split() for w in tail) and not _QUALIFIER.search(a):
+        a = f"{a} {' '.join(tail)}"
     ra, rb = read(a), read(b)
     if ra.attributes and not rb.attributes:   # "griffey rookie or bonds"
         b = f"{b} {' '.join(ra.attributes)}"

@@ -243,6 +243,8 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("can you grade my card for me", "unknown"),
     ("what am i missing from 1995 pinnacle", "set_missing"),
     ("what subsets/inserts came in 1988 fleer baseball", "set_facts"),
+    ("is the price of the shining charizard wrong? it seems way too high", "feedback"),
+    ("charizard or blastoise base set which sells for more", "price_compare"),
 ])
 def test_families_settled_by_their_words(question, family):
     from agent.builtin.conversation import respell
@@ -288,3 +290,13 @@ def test_my_cards_against_what_i_paid(question, says, not_says):
     st.results["owned"] = OWNED
     answer = collection_roi(st)
     assert says in answer and not_says not in answer
+
+
+@pytest.mark.parametrize("a,b,expect", [
+    ("charizard", "blastoise base set which sells for more", ["charizard base set", "blastoise base set which sells for more"]),
+    ("is the charizard", "blastoise from base set", ["is the charizard from base set", "blastoise from base set"]),
+    ("1989 griffey", "bonds", ["1989 griffey", "1989 bonds"]),
+])
+def test_comparison_sides_share_words_said_once(a, b, expect):
+    from agent.builtin.planner import _share
+    assert _share([a, b]) == expect

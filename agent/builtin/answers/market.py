@@ -284,7 +284,8 @@ def population(st: State) -> str | None:
         asked = re.search(r"\b(oc|qualifiers?|qualified)\b", e.text, re.I) is not None
         q = f", plus {qualified:,} qualified (with a qualifier such as OC or ST, counted apart)" \
             if qualified or asked else ""
-        return f"There are {plain:,} {who} {e.grade} copies of {name}{q} (population report).{synthetic}"
+        are, copies = ("is", "copy") if plain == 1 else ("are", "copies")
+        return f"There {are} {plain:,} {who} {e.grade} {copies} of {name}{q} (population report).{synthetic}"
     if e.company:
         n = sum(int(g(x, "total_population", default=0)) for x in chosen)
         return f"{name} has a {e.company} population of {n:,} graded copies (all grades).{synthetic}"
