@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from tools._models import CamelOut
 
 COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
-             "hga": "HGA", "csg": "CSG", "isa": "ISA"}
+             "hga": "HGA", "csg": "CSG", "isa": "ISA", "becket": "BGS", "bekett": "BGS", "beckit": "BGS"}
 BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
           "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
           "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
@@ -28,7 +31,8 @@ ATTRIBUTES = {"rookie": "RC", "rookies": "RC", "rc": "RC", "rcs": "RC", "auto": 
 ORDERS = [(r"\b(cheapest|least expensive|lowest[- ]priced?|cheaper)\b", "cheapest"),
           (r"\b(most valuable|most expensive|priciest|highest[- ](value|valued|priced)|worth the most|"
            r"best card|top card|biggest)\b", "most_valuable"),
-          (r"\b(rarest|most rare|scarcest|lowest (print run|population|pop))\b", "rarest"),
+          (r"\b(rarest|most rare|scarcest|lowest (print run|population|pop|numbered|serial)|hardest (one |parallel |card )?"
+           r"to (pull|find|get)|hardest parallel|smallest print run|least (copies|printed))\b", "rarest"),
           (r"\b(newest|latest|most recent)\b", "newest"),
           (r"\b(oldest|earliest)\b", "oldest")]
 # words that carry the question, never the subject
@@ -64,20 +68,32 @@ what's whats how's someone everything pick picks choose grab deal worthwhile gra
 qualified qualifier qualifiers half am i'll i'd we've you're it's that's there's here here's
 tho though maybe please? card's cards' someone somebody anyone anybody
 near excellent poor mint? graded? slab slabs slabbed comps comp going
+made make makes printed produced condition conditions mean means meaning called
+wat wats wut waht hw hwo teh thx ty collector collectors collecting start started beginner newbie
+gap moved moving movement changed change changes hunting track tracking
 """.split())
 # domain words: part of a release, set or parallel name, never a player's name alone
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
                 "refractor", "refractors", "chrome", "update", "series", "traded", "promo", "promos", "gold",
                 "silver", "black", "red", "blue", "green", "orange", "purple", "pink", "prizm", "release",
-                "releases", "insert", "inserts", "foil", "tiffany", "glossy", "draft", "rated"}
+                "releases", "insert", "inserts", "foil", "tiffany", "glossy", "draft", "rated", "white", "yellow",
+                "aqua", "teal", "bronze", "platinum", "sepia", "lime", "neon", "camo", "wave", "mojo", "shimmer",
+                "speckle", "lava", "sapphire", "ruby", "emerald", "magenta", "fuchsia", "pearl"}
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
             "5th": 5, "last": -1}
 
-_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
+_GRADE = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
 _BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
-_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
+_NOT_GRADE = r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|of\b|%|/|\.\d|,\d|-\d|x\b|k\b))"
+# a grade without its company ("in a 9", "how many 10s", "graded 8", "tens"): PSA, the scale most meant
+_LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|perfect|gem|mint|slabbed)\s+(?:an?\s+)?"
+                         r"(10|[1-9](?:\.5)?)(?:'?s)?\b" + _NOT_GRADE + r"|\ban?\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE +
+                         r"|\b(10|[1-9]\.5|[1-9])'?s\b|\b(tens|nines|eights|sevens)\b", re.I)
+_GRADE_WORDS = {"tens": "10", "nines": "9", "eights": "8", "sevens": "7"}
+_COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
+_SHORT_SEASON = re.compile(r"(?<![#/\w])'?(\d\d)\s*[-/]\s*(\d\d)\b(?!\s*/)")
 _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
 _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS)) + r")\b)", re.I)
 _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
@@ -97,6 +113,11 @@ _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
 _TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'.\-&]*")
 
 
+# collectors' spellings of catalog words ("lite arcanine", "zard"), read as the catalog writes them
+SPELLINGS = {"lite": "light", "nite": "night", "zard": "charizard", "zards": "charizard", "mew2": "mewtwo",
+             "pika": "pikachu", "refactor": "refractor", "refactors": "refractors"}
+
+
 def fold(text: str) -> str:
     """Lowercase, no diacritics, punctuation to spaces: the form names are compared in."""
     text = unicodedata.normalize("NFKD", text)
@@ -105,29 +126,33 @@ def fold(text: str) -> str:
     return " ".join(text.split())
 
 
-@dataclass
-class Reading:
-    """What a question says besides names."""
+class Constraints(CamelOut):
+    """What a question says besides names (the ``constraints`` of ``catalog_link``'s answer)."""
 
-    text: str
-    year: str | None = None            # "1989"
-    season: str | None = None          # "1986-87" when written as a season
-    min_year: int | None = None
-    max_year: int | None = None
-    number: str | None = None          # "57", "RC-12"
-    set_total: int | None = None       # the 102 of "57/102"
-    numbered_to: int | None = None     # "/99"
-    attributes: list[str] = field(default_factory=list)
-    company: str | None = None
-    grade: str | None = None
-    min_price: float | None = None
-    max_price: float | None = None
-    order: str | None = None
-    period_days: int | None = None
-    segment: str | None = None
-    ordinal: int | None = None          # "the second one"
-    tokens: list[tuple[int, str]] = field(default_factory=list)  # leftover words with their positions
-    cuts: list[tuple[int, int]] = field(default_factory=list)    # spans read as constraints
+    year: str | None = Field(None, description="A year named ('1989'; '89' and '1986-87' are read too)")
+    season: str | None = Field(None, description="The season when written as one ('1986-87')")
+    min_year: int | None = Field(None, description="First year of a span ('the 90s')")
+    max_year: int | None = Field(None, description="Last year of a span")
+    number: str | None = Field(None, description="Card number ('57', 'RC-12')")
+    set_total: int | None = Field(None, description="The 102 of '57/102'")
+    numbered_to: int | None = Field(None, description="Print run asked ('/99'); 0 = serial-numbered, any run")
+    attributes: list[str] = Field(default_factory=list, description="RC, AU, SP or SSP")
+    company: str | None = Field(None, description="Grading company (PSA, BGS, SGC, CGC...)")
+    grade: str | None = Field(None, description="Grade asked ('10', '9.5')")
+    min_price: float | None = Field(None, description="Lower price bound, USD")
+    max_price: float | None = Field(None, description="Upper price bound, USD")
+    order: str | None = Field(None, description="cheapest, most_valuable, rarest, newest or oldest")
+    period_days: int | None = Field(None, description="Time window asked, in days ('last year' = 365)")
+    segment: str | None = Field(None, description="Segment named or given (Baseball, Pokemon...)")
+    ordinal: int | None = Field(None, description="'the second one' = 2; 'the last one' = -1")
+
+
+class Reading(Constraints):
+    """The constraints with the question's text, the words left over and the spans read."""
+
+    text: str = Field(exclude=True)
+    tokens: list[tuple[int, str]] = Field(default_factory=list, exclude=True)  # leftover words, positions
+    cuts: list[tuple[int, int]] = Field(default_factory=list, exclude=True)    # spans read as constraints
 
     @property
     def years(self) -> tuple[int, int] | None:
@@ -136,6 +161,9 @@ class Reading:
         if self.min_year or self.max_year:
             return self.min_year or 1800, self.max_year or 2100
         return None
+
+    def constraints(self, **changes: object) -> Constraints:
+        return Constraints.model_validate({**self.model_dump(include=set(Constraints.model_fields)), **changes})
 
 
 def _blank(text: str, m: re.Match[str], cuts: list[tuple[int, int]]) -> str:
@@ -150,7 +178,7 @@ def _money(v: str, k: str | None = None) -> float:
 
 def _surname(text: str, m: re.Match[str]) -> bool:
     """A company word that is a player's surname ("josh beckett"): the word before it may be a name."""
-    if m.group(1).lower() != "beckett":
+    if m.group(1).lower() not in ("beckett", "becket"):
         return False
     before = re.findall(r"[A-Za-z']+", text[:m.start()])
     return bool(before) and before[-1].lower() not in NEVER_NAMES and before[-1].lower() not in COMPANIES
@@ -189,6 +217,16 @@ def read(text: str) -> Reading:
         m = _BARE_GRADE.search(rest)
         if m:
             r.grade = m.group(1)
+            rest = _cut(rest, m)
+    if r.grade is None:
+        m = _LONE_GRADE.search(rest)
+        if m:
+            g = next(x for x in m.groups() if x)
+            r.grade = _GRADE_WORDS.get(g.lower(), g)
+            r.company = r.company or "PSA"
+            rest = _cut(rest, m)
+    if r.grade:   # the grade said again ("psa 10 vs 9, how much more is the 10"): never a card number
+        for m in list(re.finditer(r"\b(?:the|a|an|in|at)\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, rest, re.I)):
             rest = _cut(rest, m)
     m = _BETWEEN.search(rest)
     if m:
@@ -239,8 +277,14 @@ def read(text: str) -> Reading:
     if m:
         r.numbered_to = int(m.group(1))
         rest = _cut(rest, m)
-    m = _SEASON.search(rest)
-    if m:
+    m = _SEASON.search(rest) or next((x for x in _SHORT_SEASON.finditer(rest)
+                                      if int(x.group(2)) == (int(x.group(1)) + 1) % 100), None)
+    if m and len(m.group(1)) == 2:   # "79-80": the 1979-80 season
+        yy = int(m.group(1))
+        first = 1900 + yy if yy >= 30 else 2000 + yy
+        r.year, r.season = str(first), f"{first}-{m.group(2)}"
+        rest = _cut(rest, m)
+    elif m:
         r.year, r.season = m.group(1), f"{m.group(1)}-{m.group(2)}"
         rest = _cut(rest, m)
     else:
@@ -285,7 +329,7 @@ def read(text: str) -> Reading:
                                         low):
             r.ordinal = ORDINALS[lw]
             continue
-        r.tokens.append((m.start(), word))
+        r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number

@@ -9,8 +9,11 @@ catalog's name index links them (typos and punctuation folded). A run made only 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import uuid
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -19,8 +22,9 @@ from sqlalchemy import func, select
 from store.models import Attribute, Card, CardAttribute, CardPrice, Release, Segment
 from store.queries import catalog_cards as q
 from store.queries import demo
+from store.search.fold import edit_distance, max_edits
 from tools._catalog_models import CardOut, card_out
-from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
+from tools._linking import DOMAIN_WORDS, Constraints, Reading, fold, read, runs
 from tools._models import CamelOut, In, Out
 from tools._registry import tool
 from tools.context import ToolContext
@@ -41,25 +45,6 @@ class LinkQuery(In):
     segment: str | None = Field(None, max_length=100,
                                 description="Only link within this segment (name such as 'Baseball' or 'Pokemon')")
     take: int = Field(10, ge=1, le=50, description="How many ranked candidate cards to return, 1-50")
-
-
-class Constraints(CamelOut):
-    year: str | None = None
-    season: str | None = None
-    min_year: int | None = None
-    max_year: int | None = None
-    number: str | None = None
-    set_total: int | None = None
-    numbered_to: int | None = None
-    attributes: list[str] = Field(default_factory=list)
-    company: str | None = None
-    grade: str | None = None
-    min_price: float | None = None
-    max_price: float | None = None
-    order: str | None = None
-    period_days: int | None = None
-    segment: str | None = None
-    ordinal: int | None = None
 
 
 class LinkedEntity(CamelOut):
@@ -118,6 +103,51 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
 TIER = 0.97      # hits scoring within 3% of the best read the phrase equally well
 
 
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Everyday English words (``common_words.txt``): alone, never a misspelt name."""
+    text = (Path(__file__).with_name("common_words.txt")).read_text(encoding="utf-8")
+    return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+def _typo_hit(h: Any, toks: list[str]) -> bool:
+    """A one-word phrase that is an everyday word, read as another word by a typo ("better" -> Beeter)."""
+    return len(toks) == 1 and not h.exact and h.distance > 0 and toks[0] in common_words()
+
+
+def _cover(toks: list[str], name: str) -> int | None:
+    """Edits for the phrase's words to each find a word of ``name`` within its typo budget (None: no cover)."""
+    left = fold(name).split()
+    total = 0
+    for t in toks:
+        best = min(((edit_distance(t, n), n) for n in left), default=None)
+        if best is None or best[0] > max_edits(t):
+            return None
+        total += best[0]
+        left.remove(best[1])
+    return total
+
+
+def _misspelt_words(index: Any, toks: list[str]) -> list[Any]:
+    """A name whose misspelt word is itself some other name's word ("mark mcguire" -> Mark McGwire,
+    "jackson holiday" -> Jackson Holliday): the index tries no typos for a word it holds, so each word
+    is cut to its first letters in turn and the names found must cover every word within its budget."""
+    out: dict[str, Any] = {}
+    for i, w in enumerate(toks):
+        if len(w) < 4 or len(toks) > 3:
+            continue
+        probe = " ".join(toks[:i] + toks[i + 1:] + [w[:3]])
+        for h in index.names(probe, kinds=("name",), limit=20, prefix=True):
+            d = _cover(toks, h.name)
+            if d is not None and h.name not in out:
+                out[h.name] = dataclasses.replace(h, distance=d, exact=False)
+    def key(h: Any) -> tuple[int, int]:
+        return h.distance, len(fold(h.name).split()) - len(toks)
+
+    best = min((key(h) for h in out.values()), default=None)
+    return sorted((h for h in out.values() if key(h) == best), key=lambda h: -h.score)
+
+
 def _entity(h: Any, words: list[str]) -> LinkedEntity:
     return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
                         count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
@@ -147,13 +177,30 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 if toks == ["base"]:
                     phrase = "base set"   # "base charizard": the Base Set
                 hits = [h for h in index.names(phrase, kinds=kinds, limit=20)
-                        if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
+                        if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
+                        and not _typo_hit(h, toks)]
+                if not hits and toks[-1].endswith("s") and len(toks[-1]) > 4:   # "blue wave prizms"
+                    hits = [h for h in index.names(phrase[:-1], kinds=kinds, limit=20)
+                            if (segment is None or h.segment in (None, segment)) and _accept(h, toks[:-1] + [toks[-1][:-1]])
+                            and h.kind != "name"]
+                if not hits and len(toks) in (2, 4):   # "heart gold soul silver": HeartGold SoulSilver
+                    joined = " ".join(toks[k] + toks[k + 1] for k in range(0, len(toks), 2))
+                    hits = [h for h in index.names(joined, limit=5) if h.exact
+                            and (segment is None or h.segment in (None, segment))]
+                if not hits and not only_domain and len(toks) > 1:
+                    hits = [h for h in _misspelt_words(index, toks)
+                            if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if only_domain:
                     hits = [h for h in hits if h.exact or h.kind == "release"]
                 if not hits and not only_domain:
                     # a misspelt release ("fosil") may be crowded out by longer names sharing a word
                     hits = [h for h in index.names(phrase, kinds=("release", "set"), limit=10)
-                            if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
+                            if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
+                            and not _typo_hit(h, toks)]
+                if not hits and span and not only_domain:
+                    # "1981 topps football": the words name a release only together with the year
+                    hits = [h for h in index.names(f"{span[0]} {phrase}", kinds=("release",), limit=10)
+                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
                 if not hits:
                     continue
                 fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
@@ -229,7 +276,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     score = 0.0
     names = [e for e in ents if e.kind == "name"]
     if names:
-        mine = [e for e in names if e.name == row.name]
+        mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
@@ -254,6 +301,11 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         if any(str(row.release_id) in e.ids for e in rels):
             matched.append("release")
             score += 3
+            # the release the words read best ("94 score": Score, not Score Rookie & Traded)
+            top = max(e.score for e in rels)
+            if any(str(row.release_id) in e.ids and e.score >= top * 0.995 for e in rels) and \
+                    any(e.score < top * 0.995 for e in rels):
+                score += 0.15
         elif any(fold(e.name) in fold(row.release_name or "") for e in rels):
             matched.append("release")
             score += 2
@@ -314,7 +366,9 @@ def _order_key(row: Any, order: str | None) -> float:
 
 
 async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment: str | None) -> list[Any]:
-    names = sorted({e.name for e in ents if e.kind == "name"})
+    # the catalog writes apostrophes both ways ("Logan O'Hoppe", "Logan O’Hoppe")
+    names = sorted({v for e in ents if e.kind == "name"
+                    for v in (e.name, e.name.replace("'", "\u2019"), e.name.replace("\u2019", "'"))})
     stmt = q.card_select()
     if names:
         stmt = stmt.where(Card.name.in_(names))
@@ -401,7 +455,22 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
                 break
+    if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") for e in ents):
+        # "pokemon 151": a release named by a number
+        rel = [h for h in index.names(r.number, kinds=("release",), limit=3) if h.exact
+               and (segment is None or h.segment in (None, segment))]
+        if rel:
+            ents += [_entity(h, [r.number]) for h in rel]
+            r.number = None
     rows = await _rows(ctx, ents, r, segment)
+    if rows and r.number and re.fullmatch(r"\d\d", r.number) and not r.years and \
+            any(e.kind == "name" for e in ents) and not any(e.from_history for e in ents) and \
+            not any(fold(x.number or "") == r.number for x in rows):
+        # "tom glavine pinnacle 94": no card of that name has the number; two digits are then a year
+        yy = int(r.number)
+        r.year, r.number = str(1900 + yy if yy >= 30 else 2000 + yy), None
+        ents, unlinked = _link(index, r, segment)   # "pinnacle" of that year now names a release
+        rows = await _rows(ctx, ents, r, segment)
     attrs = await _attrs(ctx, [x.id for x in rows]) if r.attributes else {}
     scored = [(x, *_score(x, attrs.get(x.id, []), r, ents)) for x in rows]
     if r.set_total and rows:
@@ -420,8 +489,12 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
         tied = [x for x in tied if x.id not in demo_ids] or tied
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
-        named = any(e.kind == "name" for e in ents) or r.number is not None
-        hard_miss = {"name", "number", "year"} & set(scored[0][3])
+        # a name read only as a weaker alternate of words that name a release ("jungle") names no card
+        named = any(e.kind == "name" and not e.alternate for e in ents) or r.number is not None
+        # what the question states outright and no candidate has: that card is not in the catalog
+        stated = {"name", "number", "year"} | ({"release", *r.attributes} if not any(e.from_history for e in ents)
+                                                else set())
+        hard_miss = (stated & set(scored[0][3])) if named else set()
         if not named:
             pass  # a release or set alone names no card
         elif hard_miss:
@@ -447,10 +520,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         cards.append(Candidate(**base.model_dump(), score=round(score, 2), matched=matched, missed=missed,
                                raw_price=f"{row.raw_cents / 100:.2f}" if row.raw_cents is not None else None,
                                grade_prices=every.get(row.id)))
-    c = Constraints(year=r.year, season=r.season, min_year=r.min_year, max_year=r.max_year, number=r.number,
-                    set_total=r.set_total, numbered_to=r.numbered_to, attributes=r.attributes, company=r.company,
-                    grade=r.grade, min_price=r.min_price, max_price=r.max_price, order=r.order,
-                    period_days=r.period_days, segment=segment, ordinal=r.ordinal)
+    c = r.constraints(segment=segment)
     return LinkResult(constraints=c, entities=ents, unlinked=unlinked, cards=cards, total_candidates=len(scored),
                       best=best_id, ambiguous=ambiguous, differences=differences)
 

@@ -103,6 +103,8 @@ _COMPANY_FILTER = Field(None, description="Limit the report to one grading compa
 class CardPopQuery(In):
     card_id: UUIDStr = Field(description="Catalog card id")
     grading_company_id: UUIDStr | None = _COMPANY_FILTER
+    include_parallels: bool = Field(True, description="Also each parallel's population (false: the base card only, "
+                                                      "a far shorter answer; the total is then the base card's)")
 
 
 class SetPopQuery(In):
@@ -167,7 +169,7 @@ async def population_card(ctx: ToolContext, query: CardPopQuery) -> CardPopulati
         # parallel (None = base) -> company -> grade -> counts
         groups: dict[uuid.UUID | None, dict[uuid.UUID, Counts]] = defaultdict(lambda: defaultdict(dict))
         for _set, par, comp, grade, pop, qual in rows:
-            if (pop or 0) + (qual or 0) == 0:
+            if (pop or 0) + (qual or 0) == 0 or (par is not None and not query.include_parallels):
                 continue
             groups[par][comp][grade] = (int(pop or 0), int(qual or 0))
         structure = await q.company_structure(session=s, company_ids={c for g in groups.values() for c in g})

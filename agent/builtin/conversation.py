@@ -29,10 +29,44 @@ def text_of(m: dict[str, Any]) -> str:
     return c or ""
 
 
+# words that carry a question's intent, mistyped ("wnat list", "feedbak", "colection") and put right
+INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
+                "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
+                "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion")
+
+
+def _near(word: str) -> str | None:
+    """The intent word ``word`` mistypes: two letters swapped, or (6+ letters) one letter off."""
+    low = word.lower()
+    for w in INTENT_WORDS:
+        if low == w:
+            return None
+    for w in INTENT_WORDS:
+        if len(low) == len(w) and sorted(low) == sorted(w) and \
+                sum(a != b for a, b in zip(low, w)) == 2 and len(low) >= 4:
+            i = next(k for k in range(len(w)) if low[k] != w[k])
+            if i + 1 < len(w) and low[i] == w[i + 1] and low[i + 1] == w[i]:
+                return w
+        if len(low) >= 6 and len(w) >= 6 and abs(len(low) - len(w)) <= 1 and _one_edit(low, w):
+            return w
+    return None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def respell(text: str) -> str:
+    return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or m.group(0), text)
+
+
 def from_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Conversation:
     users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
     last = users[-1] if users else len(messages)
-    question = text_of(messages[last]) if users else ""
+    question = respell(text_of(messages[last])) if users else ""
     history = [text_of(messages[i]) for i in users[:-1]]
     last_answer = next((text_of(m) for m in reversed(messages[:last]) if m.get("role") == "assistant"
                         and not m.get("tool_calls")), "")

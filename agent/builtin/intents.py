@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
+from tools._linking import NEVER_NAMES, read
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,8 @@ INTENTS: tuple[Intent, ...] = (
     Intent("feedback", r"\b(feedback|report (a|an|that|this|the)|is wrong|are wrong|incorrect|typo|mistake)\b",
            steps=((Step("catalog_link", {"text": "$link_text", "take": 5}, key="link", when="has_card_words"),),
                   (Step("feedback_submit", {"entity_type": "card", "id": "$card_id", "message": "$text",
-                                            "feedback_type": "data_error"}, needs=("card_id",), when="has_card"),
-                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_card")))),
+                                            "feedback_type": "data_error"}, needs=("card_id",), when="feedback_card"),
+                   Step("feedback_general", {"message": "$text", "feedback_type": "other"}, when="no_feedback_card")))),
     Intent("grades", r"\bgrading (compan|types?|scale)|\bwhat grades\b|\bgrades (does|do|of|for)\b|\bgrade scale",
            steps=((Step("grades_companies"),),
                   (Step("grades_types", {"companyId": "$company_id"}, needs=("company_id",), when="has_company"),),
@@ -122,7 +123,8 @@ INTENTS: tuple[Intent, ...] = (
            collection=True, steps=_analytics()),
     Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
            collection=True, steps=_analytics()),
-    Intent("collection_roi", r"\b(roi|profit|gain|up or down|made money|lost money|return on)\b",
+    Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
+           r"\bmy\b.*\b(up or down|gains?)\b",
            collection=True,
            steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
                              Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
@@ -158,18 +160,27 @@ INTENTS: tuple[Intent, ...] = (
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
            needs_card=True,
-           steps=_card((Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id"},
-                             needs=("card_id",)),), extra=(COMPANY_LOOKUP,))),
+           # cards the words do not tell apart: the one with a population report, when only one has
+           steps=_card((Step("population_card", {"card_id": "$item", "grading_company_id": "$company_id",
+                                                 "include_parallels": False}, key="tied_pops", each="tied_ids",
+                             when="undecided"),),
+                       (Step("population_card", {"card_id": "$card_id", "grading_company_id": "$company_id",
+                                                 "include_parallels": False}, needs=("card_id",)),),
+                       extra=(COMPANY_LOOKUP,))),
     Intent("marketplace", r"\b(for sale|listings?|listed|marketplace|ebay|auctions?|where can i buy|buy (a|one)|"
+           r"who'?s selling|anyone selling|anybody selling|selling (a|one|any)|on sale|"
            r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
            steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
     Intent("trend", r"\b(trend|trending|over time|price history|historical|(go|goes|going|gone|went) (up|down)|"
-                    r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value))\b",
+                    r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
+                    r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
            steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 12},
                              needs=("card_id",)),))),
-    Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more)\b|"
+    Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
+           r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
+           r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
            r"\bwhich is worth more\b",
            steps=((Step("catalog_link", {"text": "$compare_a", "take": 5}, key="link"),
                    Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides")),
@@ -217,9 +228,38 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"the developers) know|tell (the team|the devs?|the developers|your team|whoever)|"
                      r"(found|there'?s|hit) an? (bug|glitch)|feature request|i (would|'d) like to suggest|"
                      r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
-                     r"^\s*(suggestion|idea|request|bug)\s*[:\-]"),
+                     r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
+                     r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
+                     r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
+                     # reporting wrong or missing data, in the collector's words
+                     r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
+                     r"mislabell?ed|outdated|out of date|way off|off by)\b|"
+                     r"\b(price|prices|date|number|name|picture|image|photo|info|data|year|value|spelling)\b[^.?!]{0,40}"
+                     r"\b(wrong|incorrect|inaccurate|mislabell?ed)\b|\b(seems?|looks?) (way |much )?(too high|too low|off|wrong)\b|"
+                     r"\b(wrong|incorrect|inaccurate|bad)\s+(price|prices|date|release date|number|card number|"
+                     r"picture|image|photo|name|year|set|info|information|data|spelling|checklist|value)\b|"
+                     r"\b(has|have|had|got|shows?|lists?)\s+the\s+wrong\b|"
+                     r"\b(typo|misspell(ed|ing)?|mistake|error)\s+(in|on|for|with)\b|\bthere'?s\s+an?\s+(typo|mistake|error)\b|"
+                     r"\b(missing from|not in|isn'?t in|absent from)\s+(the|your)\s+(catalog|catalogue|database|db|"
+                     r"checklist|data)\b|"
+                     r"\b(please|pls|can you|could you)\s+(fix|correct|update)\s+(the|this|that|its|his|her)\b|"
+                     r"\b(needs?|ought) to be (fixed|corrected|updated)\b|\bshould (say|read)\b|"
+                     r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
+                     r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
         ("random", r"\brandom\b|\bsurprise me\b"),
-        ("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b"))
+        ("set_missing", r"\b(what|which)( cards)? (am i|i'?m|do i still need|do i need)\b.*\b(missing|need)\b.*\b(from|in|for|of)\b|"
+                        r"\b(am i|i'?m) missing (from|in|for)\b"),
+        ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
+        ("help", r"\bwhere (do|should|can) i (start|begin)\b|\bhow do i (get started|start|begin)\b|"
+                 r"\bgetting started\b|\bi'?m (new|a beginner|just starting)\b"),
+        ("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|sells? for more|costs? more|"
+                          r"better (card )?(value|buy)|"
+                          r"value-wise|more expensive)\b|\b(worth more|more valuable|better (card )?value|value-wise|"
+                          r"more expensive)\b.*\b(or|vs\.?|versus)\b"),
+        ("wantlist_add", r"\b(add|ad|put|save|track|stick|throw|include|pop)\b.*\b(on|to|onto|in|into) (my|the) "
+                         r"(want ?list|wish ?list|wants)\b|"
+                         r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
+                         r"\b(add|ad|put|save)\s+(it|this|that|him|this one|that one|the card)?\s*(to|on)\s+my\s+(list|wants)\b"))
 
 
 CHAT = set("""hi hello hey hiya yo there good morning afternoon evening night thanks thank you so much very lot
@@ -227,8 +267,8 @@ cheers bye goodbye ok okay cool great nice awesome that's thats all how are you 
 lol haha wow appreciate it""".split())
 
 
-MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|lose money|lost money|(going|gone|went) "
-                      r"(up|down)|gaining|losing value)\b")
+MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|making money|lose money|lost money|losing money|"
+                      r"(go|goes|going|gone|went) (up|down)|gaining|losing value|in the (green|red)|up or down)\b")
 
 
 def classify(text: str) -> tuple[Intent | None, float]:
@@ -246,11 +286,22 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     said = re.findall(r"[a-z']+", text.lower())
     if said and all(w in CHAT for w in said):
         return BY_NAME["unknown"], 1.0   # greetings and thanks: never a card name
+    if len(said) <= 8 and not re.search(r"\d", text) and re.search(
+            r"\b(thanks|thank you|thx|ty|bye|goodbye|cheers|see ya|later|appreciate it)\b", text.lower()) and \
+            not re.search(r"\b(how|what|which|who|when|where|price|worth|value|pop|show|find|list|add)\b", text.lower()):
+        return BY_NAME["unknown"], 1.0   # "super, thanks for the help", "you're an ace, bye"
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if re.search(r"\b(can|could|will|would|do) you (grade|slab|authenticate|buy|sell|appraise)\b", text, re.I):
+        return BY_NAME["unknown"], 1.0   # a service we do not offer ("can you grade my card for me")
+    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?grade\b", text, re.I) and \
+            read(text).company and not _names_left(text):
+        return BY_NAME["grades"], 0.9   # "lowest grade from bekett": the company's scale
+    if scale_question(text):   # a grade's name or meaning ("what's a psa 9 called", "what grade is near mint")
+        return BY_NAME["grades"], 0.9
     if classifier.bare_name(text):
         return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
@@ -268,16 +319,20 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
     if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
+    # how many of a parallel were made is its print run, not a graded population
+    reading = read(text)
+    if not reading.grade and (PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) or ASKS_RUN.search(low)):
+        return BY_NAME["parallels"], confidence
+    # a grade and words of counting: a population question ("how many beckett 9s of X")
+    if reading.grade and intent is not None and intent.name in ("set_facts", "details", "find", "catalog_stats") and \
+            re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b", low):
+        return BY_NAME["population"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):
         intent = BY_NAME["population"]
-    # a grade's name or meaning is a grading-scale question ("what's a psa 9 called")
-    if re.search(r"\b(psa|bgs|sgc|cgc|beckett)\s*\d", low) and \
-            re.search(r"\b(called|mean|means|meaning|stand for|name for|named)\b", low):
-        intent = BY_NAME["grades"]
     # a price bound without words of value is a shopping question ("griffey rookie under $30?")
-    if intent is not None and intent.name == "price" and re.search(r"\b(under|below|less than|cheaper than|"
+    if intent is not None and intent.name in ("price", "details", "find") and re.search(r"\b(under|below|less than|cheaper than|"
                                                                    r"up to|at most)\s*\$?\s*\d", low) \
             and not re.search(r"\b(worth|value|sells? for|sold for|price of|go(es)? for)\b", low):
         intent = BY_NAME["marketplace"]
@@ -286,8 +341,41 @@ def _classify(text: str) -> tuple[Intent | None, float]:
 
 PRICE_WORDS = re.compile(r"\b(price|prices|priced|value|worth|cost|sell|sells|selling|sold|go(es|ing)? for|"
                          r"difference|\$|bucks|dollars)\b")
+PARALLEL_WORDS = re.compile(r"\b(prizms?|refractors?|parallels?|superfractors?|x-?fractors?|shimmers?|speckles?|"
+                            r"wave|mojo|holo|reverse holo)\b")
+PRINT_RUN = re.compile(r"\bhow many\b.*\b(exist|exists|made|printed|produced|are there|were there|out there)\b|"
+                       r"\bnumbered to\b|\bprint run\b|\bnumbered\b.*\?|\bserial")
+# a print run asked outright ("is /what", "purple /?", "how many red wave prizms in ...")
+ASKS_RUN = re.compile(r"/\s*(what|\?|$)|\bnumbered (to|out of) what\b|"
+                      r"\bhow many\b[\w\s]{0,30}\b(prizms|refractors|parallels|superfractors|shimmers|waves)\b")
 POP_WORDS = re.compile(r"\b(pops?|population|how many|count|graded copies|exist|exists|rare|rarity|qualifiers?|total|"
                        r"been graded|were graded|graded by|lowest grade|highest grade|\d+s)\b")
+
+
+CONDITIONS = re.compile(r"\b(gem mint|gem mt|mint|near mint|nm|nm-mt|excellent|ex-mt|very good|vg|good|fair|poor|"
+                        r"pristine|black label|authentic)\b")
+_MEANING = re.compile(r"\b(called|mean|means|meaning|stand for|name for|named|what grade is|which grade is|"
+                      r"what number is|equal to|equivalent|same as)\b")
+
+
+def scale_question(text: str) -> bool:
+    """A grade's name or a condition's grade, about no card ("what's a 9 called at psa", "what grade is
+    near mint", "what does bgs 9.5 mean"): a grading-scale question."""
+    low = text.lower()
+    if not _MEANING.search(low):
+        return False
+    r = read(text)
+    if not (r.grade or CONDITIONS.search(low)):
+        return False
+    return not _names_left(text)
+
+
+def _names_left(text: str) -> list[str]:
+    """Words of ``text`` that may name a card, besides grading words."""
+    return [w for _, w in read(text).tokens if w.lower() not in NEVER_NAMES and not CONDITIONS.fullmatch(w.lower())
+            and w.lower() not in ("near", "very", "label", "pristine", "equal", "equivalent", "stand", "named",
+                                  "condition", "conditions", "grade", "grades", "number", "possible", "give", "gives",
+                                  "meaning", "called", "mean", "means", "scale", "psa's", "bgs's")]
 
 
 def by_name(name: str) -> Intent | None:

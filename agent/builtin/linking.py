@@ -100,15 +100,18 @@ def tied(link: dict[str, Any]) -> list[dict[str, Any]]:
     if not cards:
         return []
     top = cards[0].get("score", 0)
+    # when the link could not decide, cards apart only by small preferences (base set, has a price) are listed too
+    margin = 0.2 if link.get("ambiguous") else 1e-6
     out, seen = [], set()
     for c in cards:
-        if c.get("score", 0) >= top - 1e-6 and not c.get("variationOf") and card_fields(c) not in seen:
+        if c.get("score", 0) >= top - margin and not c.get("variationOf") and card_fields(c) not in seen:
             seen.add(card_fields(c))
             out.append(c)
     return out
 
 
-def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False) -> dict[str, Any] | None:
+def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False,
+                with_data: set[str] | None = None) -> dict[str, Any] | None:
     """The card the question means, or None when the link found none or several equally good."""
     if not link or not isinstance(link, dict):
         return None
@@ -122,8 +125,26 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False) 
     named = any(x.get("kind") == "name" and not x.get("alternate") for x in link.get("entities") or [])
     options = tied(link)
     if priced and named and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
-        # a price question about cards the words do not tell apart: the one with market data
-        with_data = [c for c in options if c.get("gradePrices") or c.get("rawPrice")]
-        if len(with_data) == 1:
-            return with_data[0]
+        # a price question about cards the words do not tell apart: the one with market data (in the grade asked)
+        if e.grade:
+            key = f"{(e.company or 'PSA').lower()}-{e.grade}"
+            graded = [c for c in options if (c.get("gradePrices") or {}).get(key)]
+            if len(graded) == 1:
+                return graded[0]
+        priced_cards = [c for c in options if c.get("gradePrices") or c.get("rawPrice")]
+        if len(priced_cards) == 1:
+            return priced_cards[0]
+    if with_data and named and link.get("ambiguous"):
+        # cards the words do not tell apart, only one with a population report: that one
+        known = [c for c in options if c.get("id") in with_data]
+        if len(known) == 1:
+            return known[0]
     return None
+
+
+def few_tied(link: dict[str, Any] | None, most: int = 4) -> list[str]:
+    """Ids of the candidates an undecided link could not tell apart, when they are few."""
+    if not link or not link.get("ambiguous") or link.get("unlinked"):
+        return []
+    ids = [str(c["id"]) for c in tied(link) if c.get("id")]
+    return ids if 2 <= len(ids) <= most else []

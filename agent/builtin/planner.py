@@ -14,9 +14,9 @@ from typing import Any
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
 from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
-from agent.builtin.linking import chosen_card, link_history, link_text, parse
+from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import SEGMENT_WORDS, fold
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
@@ -74,7 +74,7 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
 
 
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent, priced=answers.priced(st))
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data())
 
 
 def _card_id(st: State) -> str | None:
@@ -145,17 +145,61 @@ SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I
 
 
 def _sides(st: State) -> list[str]:
-    text = re.sub(r"^.*?\b(worth more|more valuable|pricier|costs? more)\b[,:]?", "", st.ent.text, flags=re.I) \
-        if re.match(r"^\s*(which|what)\b.*\b(worth more|more valuable|pricier|costs? more)\b[,:]?\s*\S", st.ent.text,
-                    re.I) else st.ent.text
+    words = r"(worth more|more valuable|pricier|costs? more|more expensive|value-wise|better (card )?value)"
+    text = re.sub(rf"^.*?\b{words}(\s+in\s+\w+\s*\d*(\.5)?)?[,:]?", "", st.ent.text, flags=re.I) \
+        if re.match(rf"^\s*(which|what)\b.*\b{words}\b.*?[,:]?\s*\S", st.ent.text, re.I) else st.ent.text
+    if ":" in text:   # "which is the better card in psa 9: light azumarill or light arcanine"
+        text = text.split(":", 1)[1]
+    text = re.sub(r",\s*(which|what|who)\b.*$", "", text, flags=re.I)   # "X or Y, which is worth more"
     parts = [p.strip(" ?,.") for p in SIDES.split(text) if p.strip(" ?,.")]
-    return parts if len(parts) == 2 else []
+    return _share(parts) if len(parts) == 2 else []
+
+
+_QUALIFIER = re.compile(r"\s+((?:from|in|of)\s+(?:the\s+)?(?:\d{2,4}\s+)?[a-z][\w' &-]*)$", re.I)
+
+
+def _share(parts: list[str]) -> list[str]:
+    """Words said once for both sides ("charizard or blastoise from base set", "1989 griffey or
+    bonds", "base set charizard or blastoise"): each side is linked with them."""
+    a, b = parts
+    m = _QUALIFIER.search(b)
+    if m and not _QUALIFIER.search(a):
+        a = f"{a} {m.group(1)}"
+    lead = []
+    for w in a.split():
+        lw = w.lower().strip(",")
+        if lw in ("the", "a", "an", "is", "which", "what"):
+            continue
+        if re.fullmatch(r"'?\d{2}|\d{4}", lw) or lw in BRANDS or lw in DOMAIN_WORDS:
+            lead.append(w)
+            continue
+        break
+    if lead and not any(w.lower() in b.lower().split() for w in lead) and not read(b).years:
+        b = f"{' '.join(lead)} {b}"
+    # words after the last name said for both: "charizard or blastoise base set (which sells for more)"
+    tail: list[str] = []
+    for w in reversed(b.split()):
+        lw = w.lower().strip(",?")
+        if lw in NEVER_NAMES and not tail:
+            continue
+        if lw in BRANDS or lw in DOMAIN_WORDS or re.fullmatch(r"\d{4}", lw):
+            tail.insert(0, w)
+            continue
+        break
+    if tail and not any(w.lower() in a.lower().split() for w in tail) and not _QUALIFIER.search(a):
+        a = f"{a} {' '.join(tail)}"
+    ra, rb = read(a), read(b)
+    if ra.attributes and not rb.attributes:   # "griffey rookie or bonds"
+        b = f"{b} {' '.join(ra.attributes)}"
+    elif rb.attributes and not ra.attributes:
+        a = f"{a} {' '.join(rb.attributes)}"
+    return [a, b]
 
 
 def _compare_ids(st: State) -> list[str] | None:
     a, b = st.ok("link"), st.ok("link_b")
     if a and b:
-        picks = [chosen_card(x, st.ent) or ((x.get("cards") or [None])[0]) for x in (a, b)]
+        picks = [chosen_card(x, st.ent, priced=True) or ((x.get("cards") or [None])[0]) for x in (a, b)]
         ids = [p["id"] for p in picks if p and p.get("id")]
         return ids if len(ids) == 2 else None
     cards = (_link(st) or {}).get("cards") or []
@@ -247,6 +291,7 @@ def variable(st: State, name: str) -> Any:
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_id": _random_release_id,
                  "release_year": _release_year, "base_set_id": _base_set_id,
+                 "tied_ids": lambda st: few_tied(_link(st)) or None,
                  "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
     return resolvers[name](st) if name in resolvers else None
 
@@ -266,7 +311,8 @@ def _has_scope(st: State) -> bool:
 
 def _names_a_card(st: State) -> bool:
     link = _link(st) or {}
-    return bool(_entities(st, "name")) or bool((link.get("constraints") or {}).get("number"))
+    names = [e for e in _entities(st, "name") if not e.get("alternate")]
+    return bool(names) or bool((link.get("constraints") or {}).get("number"))
 
 
 PREDICATES = {
@@ -284,7 +330,21 @@ PREDICATES = {
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
+    "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
+    "feedback_card": lambda st: _feedback_card(st),
+    "no_feedback_card": lambda st: not _feedback_card(st),
 }
+
+
+def _feedback_card(st: State) -> bool:
+    """Feedback is about a card only when the words clearly name one (an exact name, or a name with its
+    number, year, release or set): "this app is awesome, say thanks" is about no card named Say Cheese."""
+    c = _card(st)
+    if c is None:
+        return False
+    exact = any(e.get("exact") and e.get("name") == c.get("name") for e in _entities(st, "name"))
+    return exact or len(set(c.get("matched") or []) & {"number", "year", "release", "set"}) >= 1 and \
+        "name" in (c.get("matched") or [])
 
 
 def _args(st: State, template: dict[str, Any], item: Any = None) -> dict[str, Any]:

@@ -27,6 +27,11 @@ class State:
     def result(self, key: str) -> Any:
         return self.results.get(key)
 
+    def tied_with_data(self) -> set[str]:
+        """Ids of the tied candidates whose population report has data (read when the link could not decide)."""
+        return {str(r.get("card_id")) for r in self.many.get("tied_pops", [])
+                if isinstance(r, dict) and not is_error(r) and (r.get("base") or {}).get("grading_companies")}
+
     def ok(self, key: str) -> Any:
         r = self.results.get(key)
         return None if r is None or is_error(r) else r

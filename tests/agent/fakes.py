@@ -42,6 +42,10 @@ class CardIdQ(In):
     grading_company_id: UUIDStr | None = None
 
 
+class PopQ(CardIdQ):
+    include_parallels: bool = True
+
+
 class SeriesQ(In):
     card_id: UUIDStr
     interval: Literal["daily", "weekly", "monthly"]
@@ -146,7 +150,7 @@ def _company(name: str, full_name: str, cid: str, counts: dict[str, int]) -> dic
                                "total_population": sum(counts.values()), "grades": grades}]}
 
 
-async def population_card(ctx, q: CardIdQ) -> dict[str, Any]:
+async def population_card(ctx, q: PopQ) -> dict[str, Any]:
     """Graded population of a card."""
     async with ctx.transaction() as s:
         card = await s.get(Card, uuid.UUID(q.card_id))
@@ -158,10 +162,12 @@ async def population_card(ctx, q: CardIdQ) -> dict[str, Any]:
     # a company filter keeps that company (the BGS stand-in is kept when the id is not the seeded PSA's)
     companies = ([psa] if q.grading_company_id == str(psa_id) else [bgs]) if q.grading_company_id else [psa, bgs]
     base_total = sum(c["total_population"] for c in companies)
-    return {"card_id": q.card_id, "card_name": card.name, "total_population": base_total + 7,
-            "base": {"total_population": base_total, "grading_companies": companies},
-            "parallels": [{"parallel_id": str(uuid.uuid4()), "parallel_name": "1st Edition", "total_population": 7,
-                           "grading_companies": [_company("PSA", "Professional Sports Authenticator", str(psa_id), {"10": 7})]}]}
+    parallels = [{"parallel_id": str(uuid.uuid4()), "parallel_name": "1st Edition", "total_population": 7,
+                  "grading_companies": [_company("PSA", "Professional Sports Authenticator", str(psa_id), {"10": 7})]}] \
+        if q.include_parallels else []
+    return {"card_id": q.card_id, "card_name": card.name,
+            "total_population": base_total + sum(p["total_population"] for p in parallels),
+            "base": {"total_population": base_total, "grading_companies": companies}, "parallels": parallels}
 
 
 def _registry_company_id():
@@ -277,7 +283,7 @@ async def feedback_general(ctx, q: GeneralFeedbackQ) -> dict[str, Any]:
 
 FAKES: dict[str, tuple[Any, type[BaseModel]]] = {
     "catalog_cards": (catalog_cards, CardsQ), "catalog_card": (catalog_card, IdQ),
-    "population_card": (population_card, CardIdQ), "pricing_card": (pricing_card, PricingQ),
+    "population_card": (population_card, PopQ), "pricing_card": (pricing_card, PricingQ),
     "pricing_timeseries": (pricing_timeseries, SeriesQ), "marketplace_card": (marketplace_card, MarketQ),
     "marketplace_search": (marketplace_search, MarketSearchQ), "collections_list": (collections_list, ListQ),
     "collection_analytics": (collection_analytics, CollectionQ),

@@ -169,6 +169,50 @@ def test_company_words_in_names_and_gem_mint(text, company, grade):
     assert (r.company, r.grade) == (company, grade)
 
 
+@pytest.mark.parametrize("text,grade,number", [
+    ("how much is the 89 upper deck griffey in a 9", "9", None),   # a grade, not card #9
+    ("how many 10s are there of the griffey rookie", "10", None),
+    ("what's it worth graded 8", "8", None),
+    ("how many tens", "10", None),
+    ("charizard 4", None, "4"),                                    # a bare number is still a card number
+    ("is there a 1 of 1", None, "1"),
+    ("cards from the 90s", None, None),
+])
+def test_a_grade_without_its_company_is_read_as_psa(text, grade, number):
+    r = read(text)
+    assert (r.grade, r.number) == (grade, number)
+    assert r.company == ("PSA" if grade else None)
+
+
+@pytest.mark.parametrize("text,year,season", [
+    ("gretzky rookie 79-80 topps", "1979", "1979-80"),
+    ("1986-87 fleer jordan", "1986", "1986-87"),
+    ("pikachu 58/102", None, None),
+])
+def test_seasons_written_short(text, year, season):
+    r = read(text)
+    assert (r.year, r.season) == (year, season)
+
+
+def test_constraints_are_the_reading_without_its_words():
+    r = read("cheapest 1989 upper deck griffey psa 10 under $50")
+    c = r.constraints(segment="Baseball").model_dump(by_alias=True)
+    assert c["year"] == "1989" and c["grade"] == "10" and c["maxPrice"] == 50.0 and c["segment"] == "Baseball"
+    assert "tokens" not in c and "text" not in c
+
+
+def test_everyday_words_are_not_misspelt_names():
+    from store.search.index import NameHit
+    from tools.catalog_link import _cover, _typo_hit
+
+    beeter = NameHit(kind="name", name="Clayton Beeter", score=4.5, exact=False, distance=1, count=3, ids=("x",))
+    assert _typo_hit(beeter, ["better"])                       # "is bgs 10 better than psa 10"
+    assert not _typo_hit(beeter, ["beter"])                    # a misspelt name stays a name
+    assert _cover(["mark", "mcguire"], "Mark McGwire") == 1
+    assert _cover(["jackson", "holiday"], "Jackson Holliday") == 1
+    assert _cover(["mark", "mcguire"], "Mark Grace") is None
+
+
 def test_follow_up_without_card_words_is_about_the_earlier_card():
     d = first_calls("what does a psa 10 sell for", history=["2008 topps josh beckett 555"])
     assert d.calls and d.calls[0][0] == "catalog_link"
@@ -183,9 +227,29 @@ def test_follow_up_without_card_words_is_about_the_earlier_card():
     ("john kruk 89 fleer", "details"),
     ("what's a psa 9 called", "grades"),
     ("pop count for base set alakazam", "population"),
+    ("the price on the griffey rookie is wrong", "feedback"),
+    ("you have the wrong release date for jungle", "feedback"),
+    ("report that a card is missing from 1989 upper deck", "feedback"),
+    ("what grade is near mint", "grades"),
+    ("what's a 9 called at psa", "grades"),
+    ("how many blue wave prizms exist in 2021 prizm", "parallels"),
+    ("add it to my list", "wantlist_add"),
+    ("complaint: search is too slow for me", "feedback"),
+    ("super, thanks for the help", "unknown"),
+    ("which is the better card value-wise in psa 9: light azumarill or light arcanine", "price_compare"),
+    ("whats on my wnat list", "wantlist"),       # a mistyped intent word is put right
+    ("lowest grade from bekett", "grades"),
+    ("i'm a rookie collector, where do i start", "help"),
+    ("can you grade my card for me", "unknown"),
+    ("what am i missing from 1995 pinnacle", "set_missing"),
+    ("what subsets/inserts came in 1988 fleer baseball", "set_facts"),
+    ("is the price of the shining charizard wrong? it seems way too high", "feedback"),
+    ("charizard or blastoise base set which sells for more", "price_compare"),
 ])
 def test_families_settled_by_their_words(question, family):
-    intent, _ = intents.classify(question)
+    from agent.builtin.conversation import respell
+
+    intent, _ = intents.classify(respell(question))
     assert intent is not None and intent.name == family
 
 
@@ -226,3 +290,13 @@ def test_my_cards_against_what_i_paid(question, says, not_says):
     st.results["owned"] = OWNED
     answer = collection_roi(st)
     assert says in answer and not_says not in answer
+
+
+@pytest.mark.parametrize("a,b,expect", [
+    ("charizard", "blastoise base set which sells for more", ["charizard base set", "blastoise base set which sells for more"]),
+    ("is the charizard", "blastoise from base set", ["is the charizard from base set", "blastoise from base set"]),
+    ("1989 griffey", "bonds", ["1989 griffey", "1989 bonds"]),
+])
+def test_comparison_sides_share_words_said_once(a, b, expect):
+    from agent.builtin.planner import _share
+    assert _share([a, b]) == expect

@@ -83,6 +83,13 @@ async def test_card_report_nests_company_type_grade_and_zero_fills(client, auth,
     assert "cardName" not in json.dumps(body) and "gradingCompanies" not in json.dumps(body)
 
 
+async def test_base_card_only_leaves_parallels_out_of_report_and_total(client, auth, example):
+    r = await client.get(f"/v1/population/card/{example.cards['ohtani'].id}?include_parallels=false", headers=auth)
+    assert r.status == 200
+    body = await r.json()
+    assert body["parallels"] == [] and body["total_population"] == body["base"]["total_population"] == 15
+
+
 async def test_base_absent_without_data_and_company_filter(client, auth, example):
     r = await client.get(f"/v1/population/card/{example.cards['charizard'].id}", headers=auth)
     body = await r.json()

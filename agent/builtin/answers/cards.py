@@ -9,6 +9,7 @@ from typing import Any
 from agent.builtin.answers.common import CAPABILITIES, card_label, g, is_error, plural, the_card, usd
 from agent.builtin.linking import chosen_card
 from agent.builtin.state import State
+from tools._linking import fold
 
 
 def _parallel_item(p: dict[str, Any]) -> str:
@@ -30,19 +31,32 @@ def set_parallels(st: State) -> str | None:
     if not pars:
         return f"{name} has no parallels in the catalog."
     text = st.ent.text.lower()
-    asked = [p for p in pars if (p.get("name") or "").lower() in text] or \
-        [p for p in pars if all(w in text for w in (p.get("name") or "").lower().split())]
+    said = f" {fold(text)} "
+    asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said] or \
+        [p for p in pars if all(f" {w} " in said for w in fold(p.get("name") or "").split())]
     if asked:
         p = max(asked, key=lambda x: len(x.get("name") or ""))
         run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
         return f"The {p.get('name')} parallel of {name} is {run}."
-    out = f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
     if st.ent.order == "rarest" or "rare" in text:
-        numbered = [p for p in pars if p.get("numberedTo")]
-        if numbered:
-            rarest = min(numbered, key=lambda p: p["numberedTo"])
-            out = f"The rarest parallel of {name} is {_parallel_item(rarest)}. " + out
-    return out
+        rarest = _rarest(name, pars)
+        if rarest:
+            return rarest
+    return f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+
+
+def _rarest(name: str, pars: list[dict[str, Any]]) -> str | None:
+    """The parallels with the smallest print run (only those: the question asked for the rarest)."""
+    numbered = [p for p in pars if p.get("numberedTo")]
+    if not numbered:
+        return None
+    run = min(p["numberedTo"] for p in numbered)
+    low = list(dict.fromkeys(p.get("name") or "?" for p in numbered if p["numberedTo"] == run))
+    each = "each " if len(low) > 1 else ""
+    names = ", ".join(low[:-1]) + f" and {low[-1]}" if len(low) > 1 else low[0]
+    verb = "parallels of {} are" if len(low) > 1 else "parallel of {} is"
+    return (f"The rarest {verb.format(name)} {names}, {each}numbered to {run} (/{run}); "
+            f"{name} has {plural(len(pars), 'parallel')} in all, {len(numbered)} serial-numbered.")
 
 
 def parallels(st: State) -> str | None:
@@ -56,10 +70,9 @@ def parallels(st: State) -> str | None:
         return f"{card_label(c)} has no parallels in the catalog."
     text = f"{card_label(c)} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
     if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
-        numbered = [p for p in pars if p.get("numberedTo")]
-        if numbered:
-            rarest = min(numbered, key=lambda p: p["numberedTo"])
-            text = f"The rarest parallel of {card_label(c)} is {_parallel_item(rarest)}. " + text
+        rarest = _rarest(card_label(c), pars)
+        if rarest:
+            return rarest
         else:
             text = f"None of the parallels of {card_label(c)} is serial-numbered, so no print run tells which is rarest. " + text
     return text
@@ -158,13 +171,34 @@ def grades(st: State) -> str | None:
             return (f"The {word} {st.ent.company or comp} grade is {pick.get('grade')}"
                     f"{' (' + pick['condition'] + ')' if pick.get('condition') else ''}. "
                     f"Its scale: " + ", ".join(items) + ".")
-        return f"{comp} grades ({g(g(gg, 'gradingType', default={}), 'name', default='Card')}): " + ", ".join(items) + "."
+        scale = f"{comp} grades ({g(g(gg, 'gradingType', default={}), 'name', default='Card')}): " + ", ".join(items) + "."
+        named = _grade_named(st, entries)
+        return f"{named} {scale}" if named else scale
     r = st.ok("grades_companies")
     if not r:
         return None
     comps = g(r, "companies", default=[])
     return f"Cards are graded by {len(comps)} companies: " + ", ".join(
         f"{c.get('abbreviation') or c.get('name')}" for c in comps) + "."
+
+
+def _grade_named(st: State, entries: list[dict[str, Any]]) -> str | None:
+    """The grade or condition the question names, on its own line before the scale ("A PSA 8 is Near
+    Mint-Mint."; "Near Mint is a 7 at PSA.")."""
+    abbr = st.ent.company or "PSA"
+    if st.ent.grade:
+        same = [x for x in entries if str(x.get("grade")) == st.ent.grade and x.get("condition")]
+        if same:
+            return f"A {abbr} {st.ent.grade} is {' or '.join(x['condition'] for x in same)}."
+    text = fold(st.ent.text)
+    named = [x for x in entries if x.get("condition") and f" {fold(x['condition'])} " in f" {text} "]
+    if named:
+        longest = max(len(fold(x["condition"])) for x in named)
+        pick = [x for x in named if len(fold(x["condition"])) == longest]
+        plain = [x for x in pick if x["condition"].lower() in st.ent.text.lower()]
+        pick = plain or pick
+        return f"{pick[0]['condition']} is {' or '.join(str(x.get('grade')) for x in pick)} at {abbr}."
+    return None
 
 
 def catalog_stats(st: State) -> str | None:

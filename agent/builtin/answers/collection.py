@@ -249,9 +249,27 @@ def wantlist(st: State) -> str | None:
     name = g(lst, "name", default="your want list")
     if not total:
         return f"{name[:1].upper() + name[1:]} is empty."
+    asked = _asked_names(st)
+    if asked:   # "is mewtwo on my want list": only the cards of that name
+        hits = [c for c in cards if any(w in fold(g(c, "name", default="")).split() for w in asked)]
+        if not hits:
+            return f"No {' '.join(asked)} card is on {name} ({plural(total, 'card')} in all)."
+        return f"Yes, {name} has {plural(len(hits), 'card')} of that name: " + "; ".join(card_label(c) for c in hits) + "."
     shown = "; ".join(card_label(c) for c in cards)
     more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
     return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+def _asked_names(st: State) -> list[str]:
+    """Words of the question that may name a card ("is mewtwo on my want list" -> ["mewtwo"])."""
+    from tools._linking import NEVER_NAMES
+
+    if not re.match(r"^\s*(is|are|was|were|do i (have|still)|have i (got|added|put)|did i (add|put|save))\b",
+                    st.ent.text, re.I):
+        return []   # a yes/no question about a card ("is X on my list?"), not "what's on my want list?"
+    skip = NEVER_NAMES | {"wantlist", "wishlist", "wants", "want", "wish", "list", "lists", "on", "my", "still"}
+    words = [w.lower().replace("'", "") for _, w in st.ent.tokens]
+    return [fold(w) for w in words if fold(w) and w not in skip and fold(w) not in skip and not w.isdigit()]
 
 
 def wantlist_add(st: State) -> str | None:

@@ -57,7 +57,7 @@ def card_label(c: dict[str, Any]) -> str:
         label = " ".join(p for p in parts[1:] if p)
     if g(c, "number"):
         label += f" #{c['number']}"
-    if g(c, "setName") and g(c, "setName") not in ("Base", g(c, "releaseName")):
+    if g(c, "setName") and g(c, "setName") not in ("Base", "Base Set", g(c, "releaseName")):
         label += f" ({c['setName']})"
     return label
 
@@ -67,7 +67,7 @@ def the_card(st: State) -> dict[str, Any]:
     detail = st.ok("catalog_card")
     if detail:
         return detail
-    return chosen_card(st.ok("link"), st.ent, priced=priced(st)) or {"name": "this card"}
+    return chosen_card(st.ok("link"), st.ent, priced=priced(st), with_data=st.tied_with_data()) or {"name": "this card"}
 
 
 def priced(st: State) -> bool:

@@ -284,11 +284,13 @@ def population(st: State) -> str | None:
         asked = re.search(r"\b(oc|qualifiers?|qualified)\b", e.text, re.I) is not None
         q = f", plus {qualified:,} qualified (with a qualifier such as OC or ST, counted apart)" \
             if qualified or asked else ""
-        return f"There are {plain:,} {who} {e.grade} copies of {name}{q} (population report).{synthetic}"
+        are, copies = ("is", "copy") if plain == 1 else ("are", "copies")
+        return f"There {are} {plain:,} {who} {e.grade} {copies} of {name}{q} (population report).{synthetic}"
     if e.company:
         n = sum(int(g(x, "total_population", default=0)) for x in chosen)
         return f"{name} has a {e.company} population of {n:,} graded copies (all grades).{synthetic}"
     total = g(r, "total_population", default=0)
     lines = [f"{g(x, 'name', default='?')} {int(g(x, 'total_population', default=0)):,}" for x in companies]
     by = f" Base card by company: {', '.join(lines)}." if lines else ""
-    return f"{name} has a total graded population of {total:,} (base and parallels, all companies).{by}{synthetic}"
+    scope = "base and parallels" if g(r, "parallels", default=[]) else "base card"
+    return f"{name} has a total graded population of {total:,} ({scope}, all companies).{by}{synthetic}"
