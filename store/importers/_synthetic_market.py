@@ -1,8 +1,9 @@
 """Shared pieces of the SYNTHETIC population, sports price and listing generators (seeded, marked synthetic).
 
-Which cards get synthetic data: ``pick_cards`` draws N base cards with a seeded generator from the
-real catalog, or from the demo catalog when the catalog holds no real card of that kind, never a
-mix (the demo's synthetic data stays on the demo and goes with ``cardwise demo remove``).
+Which cards get synthetic data: ``pick_cards`` takes the first N base cards in id order (ids are
+uuid5 of natural keys, so a stable spread across the catalog that the eval facts rely on) from the
+real catalog, or from the demo when the catalog holds no real card of that kind, never a mix (the
+demo's synthetic data stays on the demo and goes with ``cardwise demo remove``).
 """
 
 from __future__ import annotations
@@ -25,23 +26,23 @@ CONDITIONS: list[tuple[str | None, str | None, float]] = [
 GAMES = ["Pokemon", "Pokémon", "Magic: The Gathering"]
 
 
-async def pick_cards(s: AsyncSession, n: int, seed: int, *, sports_only: bool) -> list[Any]:
-    """Ids of ``n`` base cards (sports only, or any), drawn with ``random.Random(seed)``: real cards when the
-    catalog has any of that kind, otherwise the demo's; in id order."""
+async def pick_cards(s: AsyncSession, n: int, *, sports_only: bool) -> list[Any]:
+    """Ids of the first ``n`` base cards (sports only, or any) in id order: real cards when the catalog has
+    any of that kind, otherwise the demo's."""
     stmt = select(Card.id).where(Card.variation_of.is_(None))
     if sports_only:
         stmt = (stmt.join(Release, Release.id == Card.release_id).join(Segment, Segment.id == Release.segment_id)
                 .where(Segment.name.notin_(GAMES)))
     for demo in (False, True):
-        ids = list((await s.scalars(stmt.where(Card.demo.is_(demo)).order_by(Card.id))).all())
+        ids = list((await s.scalars(stmt.where(Card.demo.is_(demo)).order_by(Card.id).limit(n))).all())
         if ids:
-            return sorted(random.Random(seed).sample(ids, min(n, len(ids))))
+            return ids
     return []
 
 
-async def sports_cards(s: AsyncSession, n: int, seed: int) -> list[tuple[Card, CardSet, Release, list[Parallel | None]]]:
+async def sports_cards(s: AsyncSession, n: int) -> list[tuple[Card, CardSet, Release, list[Parallel | None]]]:
     """``n`` base cards outside the Pokemon/TCG segments (``pick_cards``), each with its applicable parallels."""
-    ids = await pick_cards(s, n, seed, sports_only=True)
+    ids = await pick_cards(s, n, sports_only=True)
     stmt = (select(Card, CardSet, Release).join(CardSet, CardSet.id == Card.set_id)
             .join(Release, Release.id == Card.release_id).where(Card.id.in_(ids)).order_by(Card.id))
     rows = (await s.execute(stmt)).all() if ids else []

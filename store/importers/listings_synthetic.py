@@ -39,7 +39,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     rows = []
     async with sessions() as s, s.begin():
         await load_grades(s)
-        for card, _cset, rel, pars in await sports_cards(s, int(source) if source else 200, SEED):
+        for card, _cset, rel, pars in await sports_cards(s, int(source) if source else 200):
             value = base_value(rng)
             for p in pars[:3]:
                 for company, grade, mult in rng.sample(CONDITIONS, 3):

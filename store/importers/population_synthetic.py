@@ -1,7 +1,7 @@
 """``cardwise import population-synthetic [N]``: SYNTHETIC graded populations for N cards (default 500).
 
-The N cards are drawn with a seeded generator from the real catalog (the demo's only when nothing
-real is loaded: ``_synthetic_market.pick_cards``).
+The N cards are the first N real base cards by id (the demo's only when nothing real is loaded:
+``_synthetic_market.pick_cards``).
 
 No public population data exists. This seeded generator (seed 5) writes plausible counts and
 marks every row ``synthetic = True`` (and the companies' sync rows), so nobody mistakes them for
@@ -58,7 +58,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     counts = {"cards": 0, "counts": 0, "links": 0}
     async with sessions() as s, s.begin():
         await load_grades(s)
-        ids = await pick_cards(s, n, SEED, sports_only=False)
+        ids = await pick_cards(s, n, sports_only=False)
         cards = list((await s.scalars(select(Card).where(Card.id.in_(ids)).order_by(Card.id))).all()) if ids else []
         set_ids = {c.set_id for c in cards}
         pars: dict[Any, list[Parallel]] = {}

@@ -35,7 +35,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     counts = {"cards": 0, "records": 0, "prices": 0, "synthetic": 1}
     async with sessions() as s, s.begin():
         await load_grades(s)
-        cards = await sports_cards(s, int(source) if source else 200, SEED)
+        cards = await sports_cards(s, int(source) if source else 200)
         for card, _cset, rel, pars in cards:
             value = base_value(rng)
             for p in pars[:4]:
