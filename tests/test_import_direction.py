@@ -1,6 +1,8 @@
-"""The one-way import rule: api -> tools, agent; agent -> tools; tools -> store, vision; cli -> anything.
+"""The one-way import rule: api -> tools, agent; agent -> tools; tools -> identification, store, vision;
+identification -> vision; cli -> anything.
 
-Nothing imports api or cli (but cli); store and vision import neither tools, agent nor api; evals is
+Nothing imports api or cli (but cli); store and vision import neither tools, agent nor api; identification
+knows nothing of the store (the store implements its candidate lookup without importing it); evals is
 imported only by cli; only agent/llm.py imports openai; only api/ and cli/ import aiohttp's server
 (``aiohttp.web`` in any spelling; aiohttp's client is allowed in the agent for tests).
 """
@@ -11,13 +13,14 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["api", "cli", "agent", "tools", "store", "vision", "evals"]
+PACKAGES = ["api", "cli", "agent", "tools", "identification", "store", "vision", "evals"]
 ALLOWED = {
     "cli": set(PACKAGES),
     "api": {"api", "agent", "tools"},
-    "evals": {"evals", "agent", "tools", "store", "vision"},
+    "evals": {"evals", "agent", "tools", "identification", "store", "vision"},
     "agent": {"agent", "tools"},
-    "tools": {"tools", "store", "vision"},
+    "tools": {"tools", "identification", "store", "vision"},
+    "identification": {"identification", "vision"},
     "store": {"store"},
     "vision": {"vision"},
 }
@@ -77,3 +80,12 @@ def test_the_checker_catches_a_violation(tmp_path):
     assert _violations("api", "api/x.py", names) == ["api/x.py imports evals.runner", "api/x.py imports openai",
                                                      "api/x.py imports openai.OpenAI"]
     assert _violations("cli", "cli/x.py", names) == ["cli/x.py imports openai", "cli/x.py imports openai.OpenAI"]
+
+
+def test_identification_knows_neither_the_store_nor_the_tools(tmp_path):
+    f = tmp_path / "x.py"
+    f.write_text("from store.queries import identify\nimport tools.errors\nfrom vision import pipeline\n")
+    assert _violations("identification", "identification/x.py", _imports(f)) == [
+        "identification/x.py imports store.queries", "identification/x.py imports store.queries.identify",
+        "identification/x.py imports tools.errors"]
+    assert _violations("tools", "tools/x.py", ["identification.engine"]) == []
