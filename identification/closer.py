@@ -112,7 +112,7 @@ async def read_small_print(e: Escalation) -> None:
 
 async def spot_names(e: Escalation) -> None:
     """Every catalog name scored against the recogniser's per-frame output of the small print and the
-    closer reads' lines (``vision.spotting``, in a thread: up to ~0.15 s a card); names spotted well
+    closer reads' lines (``vision.spotting``, in a thread off the event loop); names spotted well
     enough to count as read, and their cards, join the evidence and the candidates."""
     names = await e.names()
     name_probs, e.number_probs = await run_cpu(smallprint.spotting_probs, e.reading.crop, e.small, e.line_crops,

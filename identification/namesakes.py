@@ -104,9 +104,8 @@ def numbers_to_spot(group: list[dict]) -> list[str]:
 
 def likeliest_number(numbers: list[str], scores: dict[str, float]) -> str | None:
     """Of a few cards' numbers (``catalog_names.CatalogNames.spot_numbers``), the one the blurred
-    print fits best, when every one could be scored and it is ahead at all. Alone only a tie-break:
-    on the real catalogs' hard calibration photos (seeds 1000 and 1001), where no number was spotted
-    clearly it was the card's own 6 times in 23, where the catalog's order picks about one in eight."""
+    print fits best, when every one could be scored and it is ahead at all. Alone only a tie-break
+    (how often it is right: ``evals/vision-results.md``)."""
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if len(ranked) < max(2, len(numbers)) or ranked[0][1] <= ranked[1][1]:
         return None
