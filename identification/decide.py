@@ -38,8 +38,9 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     lead_id, lead = visual_lead(visual)
     led = False
     scored = []
+    shared = sc.shared_context(cands.values())  # words a name's cards all print tell none of them apart
     for cid, c in cands.items():
-        t = sc.text_score(ev, c)
+        t = sc.text_score(ev, c, shared.get(c["card"].name, frozenset()))
         if cid in visual and ev.text.lines:
             v = visual[cid]
             f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text

@@ -22,10 +22,25 @@ def release_text(cand: Mapping[str, Any]) -> str:
     return f"{cand['release_name'] or ''} {cand['set_name'] or ''}"
 
 
-def release_read(ev: Evidence, cand: Mapping[str, Any]) -> float:
-    """The share of the words of a candidate's release and set names (not its year) read."""
-    rel_words = {w for w in words(release_text(cand)) if not w.isdigit()}
+def context_words(cand: Mapping[str, Any]) -> frozenset[str]:
+    """The words of a candidate's release and set names, not its year."""
+    return frozenset(w for w in words(release_text(cand)) if not w.isdigit())
+
+
+def release_read(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
+    """The share of the words of a candidate's release and set names (not its year) read, less the words
+    ``shared`` with every card of its name (a brand all its namesakes print says nothing between them,
+    and counted as a share it favoured the namesake of the shorter release name)."""
+    rel_words = context_words(cand) - shared
     return len(rel_words & ev.text.words) / len(rel_words) if rel_words else 0.0
+
+
+def shared_context(cands) -> dict[str, frozenset[str]]:
+    """Per name among candidate rows with two cards or more: the release and set words all of them share."""
+    groups: dict[str, list[frozenset[str]]] = {}
+    for c in cands:
+        groups.setdefault(c["card"].name, []).append(context_words(c))
+    return {n: frozenset.intersection(*ws) for n, ws in groups.items() if len(ws) > 1}
 
 
 def year_read(ev: Evidence, cand: Mapping[str, Any]) -> bool:
@@ -38,16 +53,17 @@ def set_and_number_read(ev: Evidence, cand: Mapping[str, Any]) -> bool:
     return number_read(ev, cand["card"].number) == 1.0 and release_read(ev, cand) == 1.0 and year_read(ev, cand)
 
 
-def text_score(ev: Evidence, cand: Mapping[str, Any]) -> float:
+def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
     """Name, number, release and set, year (``Thresholds``' weights); halved when the name is not read
     (``T.name_read``), but never under ``T.set_and_number`` when the rest was all read exactly (a Low
-    answer: the card a header names, with a name too blurred or long to read)."""
+    answer: the card a header names, with a name too blurred or long to read). ``shared``: release
+    words that do not count (``release_read``)."""
     if not ev.text.lines:
         return 0.0
     c = cand["card"]
     name_sim = name_similarity(ev, c.name)
     num = number_read(ev, c.number)
-    ctx = max(release_read(ev, cand), ev.spotted.context.get(c.id, 0.0))
+    ctx = max(release_read(ev, cand, shared), ev.spotted.context.get(c.id, 0.0))
     yr = 1.0 if year_read(ev, cand) else 0.0
     s = T.name_weight * name_sim + T.number_weight * num + T.context_weight * ctx + T.year_weight * yr
     if name_sim >= T.name_read:
