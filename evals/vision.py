@@ -394,6 +394,8 @@ def main(argv: list[str] | None = None) -> None:
                                      "JunkWax and TCGdex)")
     p.add_argument("--resaves", type=int, default=2, help="with --uploads: re-saves of each scan")
     p.add_argument("--limit", type=int, default=0, help="with --uploads: a random sample of this many uploads")
+    p.add_argument("--binders", type=int, default=4, help="with --uploads: binder-page photos composed from the "
+                                                          "scans (9 sleeved cards each; 0: none)")
     p.add_argument("--rows", help="evaluate only these rows (e.g. 'scans,hard'); every row's photos are still "
                                   "generated, so a row's photos are the same as in a full run")
     p.add_argument("--modes", default="text,refs", help="'text', 'refs' or both")
