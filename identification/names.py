@@ -109,13 +109,13 @@ def _read_similarity(ev: Evidence, name: str) -> float:
     if not plain:
         return 0.0
     others = [norm(n) for n in ev.read_whole if n != name]  # other names read whole
-    if plain in ev.text.joined:
+    if f" {plain} " in f" {ev.text.joined} ":  # word for word: "Steven" is not read in "Scott Stevens"
         # inside a longer name read whole ("Umbreon" in "Umbreon V", "Darmanitan" in "Galarian
         # Darmanitan V"): that name is printed, not this one (a stray "9" made Darmanitan #9 the
         # answer over the Galarian Darmanitan V read)
         return T.name_read - 0.01 if any(f" {plain} " in f" {n} " for n in others) else 1.0
     f = fold(name)
-    if f in " ".join(ev.text.folded):
+    if f" {f} " in f" {' '.join(ev.text.folded)} ":
         return 0.95
     tokens = [t for t in f.split() if len(t) >= 2]
     if len(tokens) >= 2 and all(t in ev.text.folded_words for t in tokens):

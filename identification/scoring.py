@@ -30,8 +30,9 @@ def context_words(cand: Mapping[str, Any]) -> frozenset[str]:
 def release_read(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
     """The share of the words of a candidate's release and set names (not its year) read, less the words
     ``shared`` with every card of its name (a brand all its namesakes print says nothing between them,
-    and counted as a share it favoured the namesake of the shorter release name)."""
-    rel_words = context_words(cand) - shared
+    and counted as a share it favoured the namesake of the shorter release name), and less the card's own name
+    (its words are read as the name, not as the set's)."""
+    rel_words = context_words(cand) - shared - set(words(cand["card"].name))
     return len(rel_words & ev.text.words) / len(rel_words) if rel_words else 0.0
 
 

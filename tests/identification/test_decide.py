@@ -34,3 +34,21 @@ def test_a_word_of_one_release_read_picks_it():
     assert m is not None and m.best is MCD and CC in m.alternatives
     m = decide(evidence(["Kevin Stevens", "Collector's Choice"]), {c["card"].id: c for c in (MCD, CC)}, {})
     assert m is not None and m.best is CC
+
+
+def test_a_name_inside_a_longer_word_read_is_not_read():
+    # "Seott Stevens" read: the Pokemon card "Steven" #95 had won on "steven" inside "stevens"
+    steven = _row("Steven", "95", "Ancient Origins", "Ancient Origins", "2015")
+    scott = _row("Scott Stevens", "Mc-24", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")
+    m = decide(evidence(["3", "Seott Stevens", "Defense/Défenseur"]), {c["card"].id: c for c in (steven, scott)}, {})
+    assert m is not None and m.best is scott
+
+
+def test_a_set_named_after_the_player_is_not_read_by_reading_the_name():
+    # "Wayne Gretzky Extras" is a set of Collector's Choice: the name read is not its set read
+    extras = _row("Wayne Gretzky", "NNO1", "1996-97 Upper Deck Collector's Choice", "Wayne Gretzky Extras", "1996-97")
+    mcd = _row("Wayne Gretzky", "Mc-17", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+               "1991-92")
+    m = decide(evidence(["Wayne Gretzky", "Centre/Centre"]), {c["card"].id: c for c in (mcd, extras)}, {})
+    assert m is not None and m.best is mcd and m.tier != "High" and extras in m.alternatives
