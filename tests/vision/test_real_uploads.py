@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import shared_data
-from vision import detect
+from vision import detect, pipeline
 from vision.decode import decode
 
 
@@ -104,6 +104,8 @@ def test_a_binder_page_photo_is_its_cards_not_one_card():
         found = detect.locate(rgb)
         over = sum(any(detect._iou(t.quad * k, f.quad)[0] >= 0.5 for f in found) for t in truths)
         assert over >= 8 and len(found) <= 9 and not any(f.whole or f.kind == "slab" for f in found), seed
+        # and every card located is read: a photo's cards were cut at eight
+        assert len(pipeline.analyse(data, with_ocr=False).readings) == len(found), seed
 
 
 @pytest.fixture
