@@ -146,8 +146,9 @@ def _spot_namesake(ev: Evidence, cands: Candidates, names: CatalogNames, probs: 
     if not numbers:
         return ev.with_spotted(context=context)
     scores = names.spot_numbers(probs, numbers)
+    tie_break = ns.likeliest_number(numbers, scores) if ns.printed_alike(numbers) else None
     return ev.with_spotted(context=context, numbers=ns.spotted_number(numbers, scores),
-                           likeliest_number=ns.likeliest_number(numbers, scores))  # a tie-break where none is spotted
+                           likeliest_number=tie_break)  # where none is spotted
 
 
 STEPS: tuple[Step, ...] = (read_colour, read_grey, read_turned, read_corners, read_small_print, spot_names,

@@ -112,6 +112,13 @@ def likeliest_number(numbers: list[str], scores: dict[str, float]) -> str | None
     return ranked[0][0]
 
 
+def printed_alike(numbers: list[str]) -> bool:
+    """Whether the numbers are of one form, all digits or all with letters: spotting scores per character
+    compare only those (a plain "16" fits blurred print better than "Mc-1" whatever is printed, and as a
+    tie-break it made the Collector's Choice namesakes win over the McDonald's cards)."""
+    return len({any(ch.isalpha() for ch in n) for n in numbers}) <= 1
+
+
 def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
     """The likeliest number (``likeliest_number``) with its credit (``T.spotted_number``) when it is
     spotted clearly: it scores ``T.spot_number_min`` or more per character and beats every other by

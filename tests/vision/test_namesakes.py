@@ -217,6 +217,9 @@ def test_the_likeliest_number_is_only_one_ahead_of_every_other_all_scored():
     assert ns.likeliest_number(["55", "54", "5"], {"55": -2.4, "54": -2.5, "5": -3.0}) == "55"
     assert ns.likeliest_number(["55", "54"], {"55": -2.4, "54": -2.4}) is None  # a tie breaks no tie
     assert ns.likeliest_number(["55", "54"], {"55": -0.2}) is None  # one could not be scored
+    # only numbers printed alike break a tie: "16" fits blur better than "Mc-1" whatever is printed
+    assert ns.printed_alike(["55", "54", "5"]) and ns.printed_alike(["Mc-1", "UD41"])
+    assert not ns.printed_alike(["Mc-1", "16", "UD41"])
 
 
 def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
