@@ -17,7 +17,6 @@ have read right.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,28 +154,12 @@ STEPS: tuple[Step, ...] = (read_colour, read_grey, read_turned, read_corners, re
                            spot_namesake)
 
 
-_COST: dict[str, float] = {}  # step name -> how long it took lately in this process (seconds)
-
-
-def expected_cost(step: Step) -> float:
-    """How long ``step`` is expected to take: its recent durations here, decayed (0 before its first run)."""
-    return _COST.get(step.__name__, 0.0)
-
-
-def _took(step: Step, seconds: float) -> None:
-    old = _COST.get(step.__name__)
-    _COST[step.__name__] = seconds if old is None else 0.7 * old + 0.3 * seconds
-
-
 async def escalate(e: Escalation, until: float | None, steps: tuple[Step, ...] = STEPS) -> Evidence:
-    """Run ``steps`` in order until the text names one card, or until the next step would end past the
-    budget (``until``: a step starts only when its expected cost fits in the time left)."""
+    """Run ``steps`` in order until the text names one card or the budget (``until``) is spent."""
     for step in steps:
-        if past(until) or (until is not None and time.perf_counter() + expected_cost(step) > until):
-            break  # the photo's time is spent: answer with what the reads so far give
-        t0 = time.perf_counter()
+        if past(until):  # the photo's time is spent: answer with what the reads so far give
+            break
         await step(e)
-        _took(step, time.perf_counter() - t0)
         if not sc.weak_text(e.ev, e.cands):
             break
     return e.ev
