@@ -6,7 +6,7 @@
 Builds a throw-away SQLite catalog (two segments, three releases, parallels Refractor / Gold /50 /
 Red /5, one image variation), renders every card face, and generates photos of 1-4 objects
 (about 15 % graded slabs, 25 % parallels with their serial) per difficulty. It runs the same code
-as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify._match``) twice:
+as ``POST /v1/identify/card`` (``vision.pipeline.analyse`` + ``tools.identify.match_readings``) twice:
 with reference images for every card ("refs") and from text alone ("text"). Printed per mode and
 difficulty: detection recall / precision (IoU >= 0.5), exact card top-1 (card and parallel),
 base card top-1 (parallel ignored), slab company / grade accuracy, precision of each confidence
@@ -44,7 +44,7 @@ from store.queries import keys as key_queries
 from store.reference import grades as grades_ref
 from evals import vision_calibration as calibration
 from evals import vision_uploads
-from tools import _identify_match as m
+from identification import thresholds as cuts_file
 from tools import identify as ident
 from tools.context import Caller, ToolContext
 from vision import detect, memory, ocr, pipeline
@@ -310,8 +310,8 @@ def _calibration_report(args, scores: list) -> None:
     for name, (n, right) in calibration.bands(scores, cuts).items():
         print(f"  {name:8} n={n:4}  right {_pct(right, n)}")
     if args.write:
-        calibration.write(m.CALIBRATION, cuts, args.seed, args.photos, len(scores))
-        print(f"written to {m.CALIBRATION}")
+        calibration.write(cuts_file.CALIBRATION, cuts, args.seed, args.photos, len(scores))
+        print(f"written to {cuts_file.CALIBRATION}")
 
 
 def report(mode: str, level: str, st: dict) -> None:
@@ -394,6 +394,8 @@ def main(argv: list[str] | None = None) -> None:
                                      "JunkWax and TCGdex)")
     p.add_argument("--resaves", type=int, default=2, help="with --uploads: re-saves of each scan")
     p.add_argument("--limit", type=int, default=0, help="with --uploads: a random sample of this many uploads")
+    p.add_argument("--binders", type=int, default=4, help="with --uploads: binder-page photos composed from the "
+                                                          "scans (9 sleeved cards each; 0: none)")
     p.add_argument("--rows", help="evaluate only these rows (e.g. 'scans,hard'); every row's photos are still "
                                   "generated, so a row's photos are the same as in a full run")
     p.add_argument("--modes", default="text,refs", help="'text', 'refs' or both")
@@ -408,7 +410,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="choose the tier cuts on this (labelled) run instead of applying them; use a seed of its "
                         "own (the documented one is 1000) and see evals/vision_calibration.py")
     p.add_argument("--write", action="store_true", help="with --calibrate: store the cuts in "
-                                                        "tools/identify_calibration.json")
+                                                        "identification/calibration.json")
     p.add_argument("--scores-out", help="with --calibrate: also write the (confidence, right) pairs to this file")
     args = p.parse_args(argv)
     if args.real and "refs" in args.modes.split(","):
@@ -416,7 +418,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.calibrate:
         if args.seed == 1:
             p.error("--calibrate needs a seed other than the evaluation's (1), e.g. --seed 1000")
-        m.override_thresholds({"high": 2.0, "medium": 2.0, "low": 0.0})  # every match comes back, as Low
+        cuts_file.override_tier_cuts({"high": 2.0, "medium": 2.0, "low": 0.0})  # every match comes back, as Low
     global VERBOSE, MISSES, BUDGET
     VERBOSE = args.verbose
     BUDGET = not args.no_budget

@@ -3,7 +3,7 @@
 ``python -m evals.vision --calibrate [--calib-seed 1000] [--photos 20] [--write]`` renders a
 labelled set with its own seed (never the evaluation's), identifies every photo with the tier
 cuts lowered to zero, and records for each returned detection its fused confidence
-(``tools._identify_match.confidence``) and whether the card is right (a detection that matches no
+(``identification.scoring.confidence``) and whether the card is right (a detection that matches no
 object in the photo counts as wrong). From those pairs:
 
 * ``high``: the lowest confidence above which at least ``HIGH_PRECISION`` of the detections are right
@@ -13,7 +13,7 @@ object in the photo counts as wrong). From those pairs:
   P(right | confidence) reaches ``MEDIUM_P``;
 * ``low``: the same for ``LOW_P`` (below it a detection is dropped), and never below ``LOW_FLOOR``.
 
-``--write`` stores the cuts in ``tools/identify_calibration.json``; ``docs/vision-calibration.md``
+``--write`` stores the cuts in ``identification/calibration.json``; ``docs/vision-calibration.md``
 describes the method and the current figures.
 """
 

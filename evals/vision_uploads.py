@@ -10,16 +10,22 @@ thin border or cropped inside its edge), first from text alone, then with the sc
 (``refs``). Printed per mode: top-1 (the detection with the right card; a scan answered with several
 detections counts as wrong), the share of uploads answered with exactly one detection, each tier's
 precision, and one-card latency p50 / p95 / max.
+
+``--binders N`` adds the binder-page row: N phone photos of a 9-pocket page composed from the scans
+(``vision.photos.binder_page``: sleeves, glare, the page turned), scored per card: found (a detection over
+its pocket), named right, wrong High, and the page's latency.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import time
 from pathlib import Path
 from typing import TypedDict
 
+import numpy as np
 from PIL import Image
 
 from store.importers import hockeycards, junkwax, tcgdex
@@ -27,7 +33,8 @@ from store.importers._bulk import derive_id
 from tools import identify as ident
 from tools._reference_images import index_images
 from vision import pipeline
-from vision.photos import resave
+from vision.detect import _iou
+from vision.photos import binder_page, resave
 
 
 def scan_truths(root: Path) -> list[tuple[Path, str, str]]:
@@ -55,6 +62,65 @@ def uploads(root: Path, resaves: int, rng: random.Random) -> list[tuple[str, byt
             how, data = resave(img, rng)
             out.append((how, data, cid, label))
     return out
+
+
+def binder_pages(root: Path, n: int, rng: random.Random) -> list[tuple[bytes, list[tuple[np.ndarray, str, str]]]]:
+    """``n`` binder-page photos of nine different scans each: ``(jpeg, [(quad, card id, label)])``."""
+    scans = scan_truths(root)
+    out = []
+    for _ in range(n):
+        pick = rng.sample(scans, 9)
+        data, truths = binder_page([np.asarray(Image.open(p).convert("RGB")) for p, _, _ in pick], rng)
+        out.append((data, [(t.quad, pick[t.index][1], pick[t.index][2]) for t in truths]))
+    return out
+
+
+async def evaluate_binders(ctx, pages, misses: bool = False, budget: bool = True) -> dict:
+    st = {"pages": len(pages), "cards": 0, "found": 0, "right": 0, "wrong_high": [], "extra": 0, "lat": [],
+          "found_per_page": []}
+    for data, truths in pages:
+        t0 = time.perf_counter()
+        analysis = await ident.run_cpu(pipeline.analyse, data)
+        until = ident.deadline(ctx.settings, t0, len(analysis.readings)) if budget else None
+        dets = await ident.match_readings(ctx, analysis.readings, None, until)
+        st["lat"].append(time.perf_counter() - t0)
+        ident.release_memory()
+        used: set[int] = set()
+        found = 0
+        k = analysis.width / Image.open(io.BytesIO(data)).width  # the photo as decoded (large ones shrink)
+        for quad, cid, label in truths:
+            quad = quad * k
+            st["cards"] += 1
+            j = max(range(len(analysis.readings)), key=lambda i: _iou(quad, analysis.readings[i].quad)[0], default=-1)
+            if j < 0 or j in used or _iou(quad, analysis.readings[j].quad)[0] < 0.5:
+                if misses:
+                    print(f"  binder: not found {label}", flush=True)
+                continue
+            used.add(j)
+            found += 1
+            d = dets[j]
+            ok = d is not None and d.card.id == cid
+            st["right"] += ok
+            if d is not None and d.confidence == "High" and not ok:
+                st["wrong_high"].append((label, d.card.name, d.card.number))
+            if misses and not ok:
+                print(f"  binder miss {label}: " + (f"{d.card.name} {d.card.number} {d.card.set_name} ({d.confidence})"
+                                                    if d else "nothing"), flush=True)
+        st["found"] += found
+        st["found_per_page"].append(found)
+        st["extra"] += sum(1 for i, d in enumerate(dets) if i not in used and d is not None)
+    return st
+
+
+def report_binders(mode: str, st: dict) -> None:
+    def pct(a, b):
+        return f"{100 * a / b:5.1f}%" if b else "   n/a"
+
+    lat = sorted(st["lat"])
+    print(f"{mode:4} binder pages n={st['pages']}  cards {st['cards']}  found {pct(st['found'], st['cards'])} "
+          f"(per page {st['found_per_page']})  named right {pct(st['right'], st['cards'])}  "
+          f"wrong High: {st['wrong_high'] or 'none'}  other detections {st['extra']}")
+    print(f"           page latency p50 {lat[len(lat) // 2]:.2f}s max {lat[-1]:.2f}s" if lat else "")
 
 
 async def build(sessions, data: Path) -> None:
@@ -128,4 +194,7 @@ async def run(ctx, sessions, data: Path, args) -> None:
         if mode == "refs":
             await index_images(sessions)
         report(mode, await evaluate(ctx, items, args.misses, not args.no_budget))
+        if args.binders:
+            pages = binder_pages(data / "hockeycards", args.binders, random.Random(args.seed))
+            report_binders(mode, await evaluate_binders(ctx, pages, args.misses, not args.no_budget))
 

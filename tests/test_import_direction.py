@@ -1,6 +1,8 @@
-"""The one-way import rule: api -> tools, agent; agent -> tools; tools -> store, vision; cli -> anything.
+"""The one-way import rule: api -> tools, agent; agent -> tools; tools -> identification, store, vision;
+identification -> vision; cli -> anything.
 
-Nothing imports api or cli (but cli); store and vision import neither tools, agent nor api; evals is
+Nothing imports api or cli (but cli); store and vision import neither tools, agent nor api; identification
+knows nothing of the store (the store implements its candidate lookup without importing it); evals is
 imported only by cli; ``config`` (the settings) and ``metrics`` import nothing of ours and sit below
 the layers that use them (config: all but vision; metrics: api, agent, tools); only agent/llm.py imports openai; only api/ and cli/ import aiohttp's server
 (``aiohttp.web`` in any spelling; aiohttp's client is allowed in the agent for tests).
@@ -12,13 +14,14 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["api", "cli", "agent", "tools", "store", "vision", "evals", "config", "metrics"]
+PACKAGES = ["api", "cli", "agent", "tools", "identification", "store", "vision", "evals", "config", "metrics"]
 ALLOWED = {
     "cli": set(PACKAGES),
     "api": {"api", "agent", "tools", "config", "metrics"},
-    "evals": {"evals", "agent", "tools", "store", "vision", "config"},
+    "evals": {"evals", "agent", "tools", "identification", "store", "vision", "config"},
     "agent": {"agent", "tools", "config", "metrics"},
-    "tools": {"tools", "store", "vision", "config", "metrics"},
+    "tools": {"tools", "identification", "store", "vision", "config", "metrics"},
+    "identification": {"identification", "vision", "config"},
     "store": {"store", "config"},
     "vision": {"vision"},
     "config": {"config"},
@@ -86,3 +89,12 @@ def test_the_checker_catches_a_violation(tmp_path):
         "metrics/x.py imports tools.errors", "metrics/x.py imports tools.errors.ServiceError"]
     assert _violations("store", "store/x.py", _imports(f)) == [
         "store/x.py imports metrics", "store/x.py imports tools.errors", "store/x.py imports tools.errors.ServiceError"]
+
+
+def test_identification_knows_neither_the_store_nor_the_tools(tmp_path):
+    f = tmp_path / "x.py"
+    f.write_text("from store.queries import identify\nimport tools.errors\nfrom vision import pipeline\n")
+    assert _violations("identification", "identification/x.py", _imports(f)) == [
+        "identification/x.py imports store.queries", "identification/x.py imports store.queries.identify",
+        "identification/x.py imports tools.errors"]
+    assert _violations("tools", "tools/x.py", ["identification.engine"]) == []

@@ -345,6 +345,37 @@ def _several_cards(kept: list[Found], frame_area: float) -> bool:
     return False
 
 
+def _without_pages(cands: list[Found], frame_area: float) -> list[Found]:
+    """``cands`` (largest first) less every outline that holds three cards or more side by side
+    (``_cards_apart``): a binder page or a sheet of pockets is no card, and keeping it would drop the cards
+    nested in it as parts of one. (Two outlines of a card's proportions inside one card are found in some
+    scans' pictures; three alike, apart, are not.)"""
+    out = []
+    for i, f in enumerate(cands):
+        if f.area >= 0.1 * frame_area:
+            inner = [g for g in cands[i + 1:] if g.area <= 0.3 * f.area and _iou(g.quad, f.quad)[1] > 0.9]
+            if len(inner) >= 3 and _cards_apart(inner, frame_area) >= 3:
+                continue
+        out.append(f)
+    return out
+
+
+def _cards_apart(found: list[Found], frame_area: float) -> int:
+    """How many outlines of a card's proportions (``_several_cards``' test), of about one size, turned alike
+    and lying apart, ``found`` (largest first) holds."""
+    picked: list[Found] = []
+    for f in found:
+        sides = [float(np.linalg.norm(f.quad[(i + 1) % 4] - f.quad[i])) for i in range(4)]
+        ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1)
+        if not (0.66 <= ratio <= 0.78 and f.area >= 0.03 * frame_area):
+            continue
+        if picked and (picked[0].area > 1.6 * f.area or abs(_angle(picked[0].quad) - _angle(f.quad)) >= 4):
+            continue
+        if all(_iou(f.quad, g.quad)[1] < 0.1 for g in picked):
+            picked.append(f)
+    return len(picked)
+
+
 def _frame_is_card(size: tuple[int, int], kept: list[Found], edge_maps: list[np.ndarray]) -> bool:
     """The image itself is the card (a scan or crop it fills): the image has a card's proportions (either
     way round, ``FRAME_RATIO``) and what was located in it fills most of it (``FRAME_FILLED``: the card's
@@ -430,6 +461,7 @@ def locate(rgb: np.ndarray, *, max_objects: int = 12) -> list[Found]:
                     cands.append(found)
                     break
     cands.sort(key=lambda f: f.area, reverse=True)
+    cands = _without_pages(cands, w * h)
     kept: list[Found] = []
     for f in cands:
         drop = False

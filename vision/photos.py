@@ -120,3 +120,70 @@ def resave(img: Image.Image, rng) -> tuple[str, bytes]:
     buf = io.BytesIO()
     out.save(buf, "JPEG", quality=q)
     return f"{s:.0%} turned {turn:+.1f} {edge} q{q}", buf.getvalue()
+
+
+def binder_page(cards: list[np.ndarray], rng, size: tuple[int, int] = (1800, 2400)
+                ) -> tuple[bytes, list[Truth]]:
+    """A phone photo of a 9-pocket binder page (``rng``: a ``random.Random``): up to nine card images (RGB,
+    upright) in sleeves in a 3 x 3 grid of pockets on a dark page, each a little off its pocket's centre
+    and turned up to 2 degrees; the sleeves' sheen and a band of glare across the page; the whole page
+    turned up to 6 degrees with some perspective, seen on a table; slight blur, noise, JPEG 70-90.
+    Returns the JPEG and each card's quad in the photo (reading order of the pockets)."""
+    w, h = size
+    page_w, page_h = int(w * 0.86), int(h * 0.86)
+    page = np.empty((page_h, page_w, 3), np.float32)
+    page[:] = [rng.randint(20, 60)] * 3  # the page's black or grey plastic
+    pw, ph = page_w / 3, page_h / 3
+    quads: list[np.ndarray] = []
+    for i, card in enumerate(cards[:9]):
+        col, row = i % 3, i // 3
+        ch, cw = card.shape[:2]
+        if cw > ch:  # a landscape card lies turned in its pocket
+            card = np.ascontiguousarray(np.rot90(card))
+            ch, cw = card.shape[:2]
+        s = min(pw * 0.88 / cw, ph * 0.88 / ch)
+        cx = (col + 0.5) * pw + rng.uniform(-0.03, 0.03) * pw
+        cy = (row + 0.5) * ph + rng.uniform(-0.03, 0.03) * ph
+        a = np.deg2rad(rng.uniform(-2, 2))
+        src = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
+        c = (src - [cw / 2, ch / 2]) * s
+        dst = np.stack([c[:, 0] * np.cos(a) - c[:, 1] * np.sin(a), c[:, 0] * np.sin(a) + c[:, 1] * np.cos(a)], 1)
+        dst = (dst + [cx, cy]).astype(np.float32)
+        m = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(card.astype(np.float32), m, (page_w, page_h), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.ones((ch, cw), np.float32), m, (page_w, page_h))[..., None]
+        page = page * (1 - mask) + warped * mask
+        quads.append(dst)
+        # the sleeve: a clear film a little larger than the card, its edge a faint light line
+        x0, y0 = int(col * pw + pw * 0.04), int(row * ph + ph * 0.03)
+        cv2.rectangle(page, (x0, y0), (int((col + 1) * pw - pw * 0.04), int((row + 1) * ph - ph * 0.03)),
+                      (95, 95, 95), 2)
+    page = page * 0.92 + 14  # the film's haze over everything
+    yy, xx = np.mgrid[0:page_h, 0:page_w].astype(np.float32)
+    # glare: a soft diagonal band of the lamp's reflection on the sleeves, and one hot spot
+    ang = rng.uniform(0.3, 1.2)
+    d = (xx - page_w * rng.uniform(0.3, 0.7)) * np.cos(ang) + (yy - page_h * rng.uniform(0.3, 0.7)) * np.sin(ang)
+    page += (np.exp(-(d / (page_w * 0.05)) ** 2) * rng.uniform(50, 110))[..., None]
+    gx, gy = rng.uniform(0, page_w), rng.uniform(0, page_h)
+    page += (np.exp(-(((xx - gx) / (page_w * 0.06)) ** 2 + ((yy - gy) / (page_h * 0.04)) ** 2))
+             * rng.uniform(80, 160))[..., None]
+    # the page on a table, turned and seen a little from the side
+    table = np.empty((h, w, 3), np.float32)
+    table[:] = [rng.randint(120, 190), rng.randint(100, 160), rng.randint(70, 130)]
+    t = np.deg2rad(rng.uniform(-6, 6))
+    src = np.array([[0, 0], [page_w, 0], [page_w, page_h], [0, page_h]], np.float32)
+    c = src - [page_w / 2, page_h / 2]
+    dst = np.stack([c[:, 0] * np.cos(t) - c[:, 1] * np.sin(t), c[:, 0] * np.sin(t) + c[:, 1] * np.cos(t)], 1)
+    dst = (dst + [w / 2, h / 2] + [[rng.uniform(-1, 1) * w * 0.02, rng.uniform(-1, 1) * h * 0.02]
+                                  for _ in range(4)]).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(page, m, (w, h), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.ones((page_h, page_w), np.float32), m, (w, h))[..., None]
+    photo = table * (1 - mask) + warped * mask
+    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
+    photo += np.random.default_rng(rng.randint(0, 1 << 30)).normal(0, 3, photo.shape)
+    buf = io.BytesIO()
+    Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=rng.randint(70, 90))
+    truths = [Truth(quad=cv2.perspectiveTransform(q[None], m)[0].astype(np.float32), index=i)
+              for i, q in enumerate(quads)]
+    return buf.getvalue(), truths

@@ -166,6 +166,35 @@ async def candidates_by_years_and_numbers(*, session: AsyncSession, years: list[
     return [_row(r) for r in (await session.execute(stmt.limit(200))).all()]
 
 
+class CandidateQueries:
+    """The candidate lookups of one transaction, bound to a segment or none: what identification's
+    ``CandidateLookup`` asks for (structurally; the store does not import the engine)."""
+
+    def __init__(self, session: AsyncSession, segment_id: uuid.UUID | None = None):
+        self.session, self.segment_id = session, segment_id
+
+    async def by_words(self, words, *, numbers=(), fold_pairs=()) -> list[dict[str, Any]]:
+        return await candidates_by_words(session=self.session, words=list(words), segment_id=self.segment_id,
+                                         numbers=list(numbers), fold_pairs=tuple(fold_pairs))
+
+    async def by_trigrams(self, words) -> list[dict[str, Any]]:
+        return await candidates_by_trigrams(session=self.session, words=list(words), segment_id=self.segment_id)
+
+    async def by_names(self, names) -> list[dict[str, Any]]:
+        return await candidates_by_names(session=self.session, names=list(names), segment_id=self.segment_id)
+
+    async def by_names_and_numbers(self, names, numbers) -> list[dict[str, Any]]:
+        return await candidates_by_names_and_numbers(session=self.session, names=list(names),
+                                                     numbers=list(numbers), segment_id=self.segment_id)
+
+    async def by_years_and_numbers(self, years, numbers) -> list[dict[str, Any]]:
+        return await candidates_by_years_and_numbers(session=self.session, years=list(years),
+                                                     numbers=list(numbers), segment_id=self.segment_id)
+
+    async def by_ids(self, ids) -> list[dict[str, Any]]:
+        return await cards_by_ids(session=self.session, ids=list(ids), segment_id=self.segment_id)
+
+
 async def name_index_version(*, session: AsyncSession) -> tuple[int, int]:
     """Changes when cards are added or removed or the catalog's version is raised (imports raise it)."""
     count = (await session.execute(select(func.count(Card.id)))).scalar_one()

@@ -261,7 +261,7 @@ async def test_server_answers_other_requests_while_names_are_spotted(client, aut
     # spotting scores every catalog name against the small print (numpy work of its own, after the
     # image worker's reads): it runs off the event loop too
     from tests.vision.ocr_fakes import tiny_print
-    from tools._identify_spot import CatalogNames
+    from identification.catalog_names import CatalogNames
 
     tiny_print(monkeypatch, ["Aaron Judge"])
     slow, started, release = _held(CatalogNames.spot)

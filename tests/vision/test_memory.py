@@ -17,8 +17,8 @@ from tests.hardening.pgcluster import free_port
 from tests.hardening.test_shutdown import _wait_ready
 from tests.vision.helpers import photo
 from tests.vision.ocr_fakes import read_lines
-from tools import _identify_match as m
-from tools import identify as ident
+from identification import names as m
+from identification import worker
 from vision import memory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +71,7 @@ async def test_every_image_request_releases_its_memory_also_when_it_fails(client
         assert r.status == 200, path
         r = await client.post(path, data=data[: len(data) // 3], headers=jpeg)  # truncated
         assert r.status == 400, path
-    ident._EXECUTOR.submit(lambda: None).result()  # the releases queued behind the work are done
+    worker._EXECUTOR.submit(lambda: None).result()  # the releases queued behind the work are done
     assert len(calls) == 6
 
 

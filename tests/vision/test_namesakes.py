@@ -16,7 +16,8 @@ from PIL import Image
 from tests.factories import seed_catalog
 from tests.vision.helpers import judge_in, photo
 from tests.vision.ocr_fakes import frames_of, kept, read_lines, tiny_print
-from tools import _identify_namesakes as ns
+from identification import namesakes as ns
+from identification.thresholds import THRESHOLDS
 from tools._models import Upload
 from tools.identify import IdentifyIn, identify_card
 from vision import ocr, pipeline, smallprint
@@ -52,9 +53,9 @@ async def test_the_release_spotted_narrows_the_numbers_spotted_among_many_namesa
     # a name with more cards than numbers are spotted among (a player in ten releases): no number
     # is spotted among them all, but among the two of the release spotted it is
     others = await judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(30 + i))
-                                             for i in range(ns.SPOT_NUMBERS)])
+                                             for i in range(THRESHOLDS.spot_numbers)])
     a, b = await judge_in(sessions, cat, [("2023 Donruss Baseball", "77"), ("2023 Donruss Baseball", "78")])
-    assert len({c.number for c in [*others, a, b]}) > ns.SPOT_NUMBERS
+    assert len({c.number for c in [*others, a, b]}) > THRESHOLDS.spot_numbers
     tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["2023 Donruss Baseball", "#78"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.id == str(b.id)
@@ -176,7 +177,7 @@ async def test_a_number_is_spotted_among_a_dozen_cards_of_one_name(ctx, sessions
     # a Pokemon with fifteen cards (Larvesta): the blurred "#78" still tells them apart
     cards = await judge_in(sessions, cat, [(f"{1980 + i} Release{string.ascii_lowercase[i]} Baseball", str(67 + i))
                                             for i in range(12)])
-    assert 8 < len(cards) + 1 <= ns.SPOT_NUMBERS
+    assert 8 < len(cards) + 1 <= THRESHOLDS.spot_numbers
     tiny_print(monkeypatch, [], reads=["Aaron Judge"], numbers=["#78"])
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.number == "78"
@@ -216,6 +217,9 @@ def test_the_likeliest_number_is_only_one_ahead_of_every_other_all_scored():
     assert ns.likeliest_number(["55", "54", "5"], {"55": -2.4, "54": -2.5, "5": -3.0}) == "55"
     assert ns.likeliest_number(["55", "54"], {"55": -2.4, "54": -2.4}) is None  # a tie breaks no tie
     assert ns.likeliest_number(["55", "54"], {"55": -0.2}) is None  # one could not be scored
+    # only numbers printed alike break a tie: "16" fits blur better than "Mc-1" whatever is printed
+    assert ns.printed_alike(["55", "54", "5"]) and ns.printed_alike(["Mc-1", "UD41"])
+    assert not ns.printed_alike(["Mc-1", "16", "UD41"])
 
 
 def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
@@ -229,10 +233,11 @@ def test_the_cards_edge_read_beside_a_corners_number_is_dropped(monkeypatch):
 
 def test_a_number_read_with_its_prefix_blurred_counts_but_not_in_full():
     # the McDonald's holograms print "McH-05": read "Mell-05" or "MeH-05", the digits exact
-    from tools._identify_match import PREFIX_MISREAD, evidence, number_read
+    from identification.evidence import evidence
+    from identification.numbers import number_read
 
     for read in ("Mell-05", "MeH-05"):
-        assert number_read(evidence(["Cam Neely", read]), "McH-05") == PREFIX_MISREAD
+        assert number_read(evidence(["Cam Neely", read]), "McH-05") == THRESHOLDS.prefix_misread
     assert number_read(evidence(["Cam Neely", "MeH-05"]), "McH-06") == 0.0  # other digits
     assert number_read(evidence(["Cam Neely", "Mell-01"]), "Mc-1") == 0.0  # a prefix two letters longer
     assert number_read(evidence(["Wayne Gretzky", "NO1"]), "NNO1") == 0.0  # "No. 1" is no "NNO1"
@@ -243,8 +248,8 @@ def test_a_loose_name_lifted_by_a_number_is_never_sure_over_a_name_read_clearly(
     # (0.71 like the words read) over Paul Kariya (0.95) and it came back High
     from types import SimpleNamespace
 
-    from tools._identify_match import evidence
-    from tools.identify import _name_read_better
+    from identification.decide import name_read_better as _name_read_better
+    from identification.evidence import evidence
 
     ev = evidence(["KARIYA", "PAUL", "41"])
     hariyama, kariya = ({"card": SimpleNamespace(name=n)} for n in ("Hariyama", "Paul Kariya"))

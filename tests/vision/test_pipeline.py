@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tools._identify_match import parallel_ranking
+from identification.parallels import parallel_ranking
 from vision import detect
 from vision.decode import DECODE_BUDGET, decode, decode_cost, sniff
 from vision.errors import VisionError

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import shared_data
-from vision import detect
+from vision import detect, pipeline
 from vision.decode import decode
 
 
@@ -85,6 +85,27 @@ def test_cards_side_by_side_in_a_card_shaped_image_stay_apart():
     sheet.paste(b, (290, 200))
     found = detect.locate(decode(_jpeg(sheet)))
     assert len(found) == 2 and not any(f.whole for f in found)
+
+
+def test_a_binder_page_photo_is_its_cards_not_one_card():
+    # a phone photo of a 9-pocket page: the page's outline, itself of a card's proportions, held the nine
+    # cards and was kept as one card with every pocket dropped inside it
+    import random
+
+    from vision.photos import binder_page
+
+    fronts = _fronts()
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        cards = [np.asarray(Image.open(p).convert("RGB")) for p in rng.sample(fronts, 9)]
+        data, truths = binder_page(cards, rng)
+        rgb = decode(data)
+        k = rgb.shape[1] / Image.open(io.BytesIO(data)).width
+        found = detect.locate(rgb)
+        over = sum(any(detect._iou(t.quad * k, f.quad)[0] >= 0.5 for f in found) for t in truths)
+        assert over >= 8 and len(found) <= 9 and not any(f.whole or f.kind == "slab" for f in found), seed
+        # and every card located is read: a photo's cards were cut at eight
+        assert len(pipeline.analyse(data, with_ocr=False).readings) == len(found), seed
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from tests.vision.helpers import printed_card
-from tools._identify_namesakes import CONTEXT_MIN
+from identification.thresholds import THRESHOLDS
 from vision import ocr, smallprint
 from vision.spotting import (BEST, NameSpotter, _ctc_log_likelihood, _keyword_log_likelihood, alphabet, spot_numbers,
                              spot_words)
@@ -141,7 +141,9 @@ def test_pieces_of_a_word_on_one_baseline_are_joined_and_other_lines_are_not():
 
 
 def test_names_spotted_about_equally_well_are_no_evidence():
-    from tools._identify_match import NAME_READ, spotted_names
+    from identification.names import spotted_names
+
+    NAME_READ = THRESHOLDS.name_read
 
     # a large catalog: three names fit a blurred line within a few hundredths per letter
     assert spotted_names({"Cale Hulse": -1.27, "Sean Burke": -1.30, "Chris Terreri": -1.39}) == {}
@@ -259,4 +261,4 @@ def test_a_word_inside_a_longer_word_is_not_spotted():
     # "Set" is in "Sunset", "Base" in "Baseball": only as part of a longer word, well below what counts
     # as a release's word spotted
     scores = spot_words(_word_frames("Sunset Baseball", blur=0.1), [*CHARSET, BEST], ["Set", "Base", "Sunset"])
-    assert max(scores["Set"], scores["Base"]) < CONTEXT_MIN < scores["Sunset"], scores
+    assert max(scores["Set"], scores["Base"]) < THRESHOLDS.context_min < scores["Sunset"], scores

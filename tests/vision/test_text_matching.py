@@ -450,7 +450,7 @@ async def test_a_longer_names_suffix_misread_by_a_letter_is_that_name_not_the_sh
     ("mew ex", "mew exs", False),
 ])
 def test_suffix_misread(name, line, misread):
-    from tools._identify_match import suffix_misread
+    from identification.names import suffix_misread
 
     assert suffix_misread(name.split(), line.split()) is misread
 

@@ -1,20 +1,17 @@
 """The catalog's names held for spotting in garbled small print (``vision.spotting``).
 
-One ``NameSpotter`` per process over every distinct name of the identifiable sets, rebuilt when
-cards are added or removed or an import raises the catalog's version; with the segment of each
-name, so the segment route spots only its own names.
+One ``CatalogNames`` per process over every distinct name of the identifiable sets (the caller rebuilds
+it when the catalog changes), with the segment of each name, so a segment's photo spots only its own
+names.
 """
 
 from __future__ import annotations
 
-import asyncio
 import string
 import uuid
 
 import numpy as np
 
-from store.queries import identify as q
-from tools.context import ToolContext
 from vision import ocr
 from vision.spotting import NameSpotter, alphabet, spot_numbers, spot_words
 
@@ -74,23 +71,3 @@ class CatalogNames:
             for n, sc in spot(p, self.columns, terms).items():
                 best[n] = max(best.get(n, -np.inf), sc)
         return best
-
-
-class RequestNames:
-    """The name index for one request's cards: checked against the catalog's version once, by the
-    first card that needs it (the check counts the card table, which costs on a catalog of millions),
-    while the request's other cards, matched at the same time, wait for it."""
-
-    def __init__(self, ctx: ToolContext):
-        self._ctx = ctx
-        self._names: CatalogNames | None = None
-        self._lock = asyncio.Lock()
-
-    async def get(self, s) -> CatalogNames:
-        async with self._lock:
-            if self._names is None:
-                async def build() -> CatalogNames:
-                    return await asyncio.to_thread(CatalogNames, await q.identifiable_names(session=s))
-
-                self._names = await self._ctx.service("vision_names", await q.name_index_version(session=s), build)
-        return self._names

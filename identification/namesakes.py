@@ -10,10 +10,10 @@ detector passed over and of the card's corners (``vision.smallprint``):
 2. then the number, among the namesakes of the release spotted, or all of them
    (``spotted_number``).
 
-Either credits one card a little (see ``SPOTTED_CONTEXT`` and ``SPOTTED_NUMBER``): enough to rank it
-above its namesakes, not to make the answer sure (``identify._match`` keeps it below High). When no
-number is spotted clearly, the likeliest one still decides between namesakes the text scores alike
-(``likeliest_number``): a guess, no surer for it, that beats the catalog's order.
+Either credits one card a little (``Thresholds.spotted_context`` and ``spotted_number``): enough to
+rank it above its namesakes, not to make the answer sure (``identification.decide`` keeps it below
+High). When no number is spotted clearly, the likeliest one still decides between namesakes the text
+scores alike (``likeliest_number``): a guess, no surer for it, that beats the catalog's order.
 """
 
 from __future__ import annotations
@@ -22,31 +22,22 @@ import uuid
 
 import numpy as np
 
-from tools._identify_match import (NAME_READ, TextEvidence, name_similarity, number_read, release_text,
-                                   text_score)
+from identification.evidence import Evidence
+from identification.names import name_similarity
+from identification.numbers import number_read
+from identification.scoring import release_text, text_score
+from identification.thresholds import THRESHOLDS as T
 from vision.text import raw_words
 
-SPOTTED_NUMBER = 0.2  # a number spotted, never read: its ``number_read`` credit
-SPOT_NUMBER_MIN = -1.2  # per character: a number spotted must be this close to what the recogniser read
-SPOT_NUMBER_MARGIN = 0.6  # and beat every other card's number by this much per character
-SPOT_NUMBERS = 24  # numbers are spotted among at most this many cards of a name (more: any would fit)
-# (-1.2 and 24 rather than -0.5 and 8: on the real catalogs' calibration photos, seeds 1000 and 1001,
-# they named one more card right in each of three rows of 88 and none wrong that had been right:
-# Keith Atherton #698 spotted at -0.6 with the next at -1.8, Larvesta #028 among 15 Larvesta)
-SPOTTED_CONTEXT = 1.0  # a release and set spotted: as if their words were read (``text_score``'s share)
-CONTEXT_MIN = -0.6  # per character: the words of the release spotted must be nearly what was read
-CONTEXT_MARGIN = 0.4  # and beat every other namesake's release and set by this much per character
-CONTEXT_LETTERS = 3  # shorter words ("of", "V") fit any print
 
-
-def namesakes(ev: TextEvidence, cands: dict) -> list[dict]:
+def namesakes(ev: Evidence, cands: dict) -> list[dict]:
     """The candidates sharing the best-scoring card's name, its name read, that only their number,
     release or set tells apart: when no number among them was read, all of them; when one was, those
     of that number in two sets or more (twins: Ampharos #1 of seven Pokemon sets)."""
     if not cands:
         return []
     best = max(cands.values(), key=lambda c: text_score(ev, c))["card"].name
-    if name_similarity(ev, best) < NAME_READ:
+    if name_similarity(ev, best) < T.name_read:
         return []
     group = [c for c in cands.values() if c["card"].name == best and c["card"].number]
     credit = {n: number_read(ev, n) for n in {c["card"].number for c in group}}
@@ -58,7 +49,7 @@ def namesakes(ev: TextEvidence, cands: dict) -> list[dict]:
 
 def context_words(cand: dict) -> set[str]:
     """The words of a candidate's release and set name as printed (no year, no short words)."""
-    return {w for w in raw_words(release_text(cand)) if len(w) >= CONTEXT_LETTERS and w.isalpha()}
+    return {w for w in raw_words(release_text(cand)) if len(w) >= T.context_letters and w.isalpha()}
 
 
 def distinguishing_words(group: list[dict]) -> dict[uuid.UUID, set[str]]:
@@ -75,9 +66,9 @@ def word_forms(words: set[str]) -> list[str]:
 
 def spotted_context(group: list[dict], scores: dict[str, float]) -> dict[uuid.UUID, float]:
     """The namesakes whose release and set words were spotted (``scores``: per word form, per
-    character, as ``CatalogNames.spot_words`` gives), with credit ``SPOTTED_CONTEXT``: every word
-    scored, the best release and set (its words' scores weighted by length) at ``CONTEXT_MIN`` or
-    more and ahead of every other by ``CONTEXT_MARGIN``, except one whose words are all among its
+    character, as ``CatalogNames.spot_words`` gives), with credit ``T.spotted_context``: every word
+    scored, the best release and set (its words' scores weighted by length) at ``T.context_min`` or
+    more and ahead of every other by ``T.context_margin``, except one whose words are all among its
     own ("Topps" beside "Topps Traded": the more specific one wins when its further words were
     spotted too). The cards of that release and set all get the credit (their number tells them
     apart). Else none."""
@@ -97,38 +88,44 @@ def spotted_context(group: list[dict], scores: dict[str, float]) -> dict[uuid.UU
 
     best = max(keys, key=score)
     for ws in keys:  # the more specific release whose further words were spotted too
-        if best < ws and all(word_score[w] >= CONTEXT_MIN for w in ws - best):
+        if best < ws and all(word_score[w] >= T.context_min for w in ws - best):
             best = ws
-    if score(best) < CONTEXT_MIN or any(score(best) - score(ws) < CONTEXT_MARGIN
+    if score(best) < T.context_min or any(score(best) - score(ws) < T.context_margin
                                         for ws in keys if ws != best and not ws < best):
         return {}
-    return {cid: SPOTTED_CONTEXT for cid, ws in by_words.items() if frozenset(ws) == best}
+    return {cid: T.spotted_context for cid, ws in by_words.items() if frozenset(ws) == best}
 
 
 def numbers_to_spot(group: list[dict]) -> list[str]:
-    """The namesakes' numbers when two to ``SPOT_NUMBERS`` of them differ."""
+    """The namesakes' numbers when two to ``T.spot_numbers`` of them differ."""
     distinct = sorted({c["card"].number for c in group})
-    return distinct if 2 <= len(distinct) <= SPOT_NUMBERS else []
+    return distinct if 2 <= len(distinct) <= T.spot_numbers else []
 
 
 def likeliest_number(numbers: list[str], scores: dict[str, float]) -> str | None:
-    """Of a few cards' numbers (``_identify_spot.CatalogNames.spot_numbers``), the one the blurred
-    print fits best, when every one could be scored and it is ahead at all. Alone only a tie-break:
-    on the real catalogs' hard calibration photos (seeds 1000 and 1001), where no number was spotted
-    clearly it was the card's own 6 times in 23, where the catalog's order picks about one in eight."""
+    """Of a few cards' numbers (``catalog_names.CatalogNames.spot_numbers``), the one the blurred
+    print fits best, when every one could be scored and it is ahead at all. Alone only a tie-break
+    (how often it is right: ``evals/vision-results.md``)."""
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     if len(ranked) < max(2, len(numbers)) or ranked[0][1] <= ranked[1][1]:
         return None
     return ranked[0][0]
 
 
+def printed_alike(numbers: list[str]) -> bool:
+    """Whether the numbers are of one form, all digits or all with letters: spotting scores per character
+    compare only those (a plain "16" fits blurred print better than "Mc-1" whatever is printed, and as a
+    tie-break it made the Collector's Choice namesakes win over the McDonald's cards)."""
+    return len({any(ch.isalpha() for ch in n) for n in numbers}) <= 1
+
+
 def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
-    """The likeliest number (``likeliest_number``) with its credit (``SPOTTED_NUMBER``) when it is
-    spotted clearly: it scores ``SPOT_NUMBER_MIN`` or more per character and beats every other by
-    ``SPOT_NUMBER_MARGIN``; else none."""
+    """The likeliest number (``likeliest_number``) with its credit (``T.spotted_number``) when it is
+    spotted clearly: it scores ``T.spot_number_min`` or more per character and beats every other by
+    ``T.spot_number_margin``; else none."""
     best = likeliest_number(numbers, scores)
-    if best is None or scores[best] < SPOT_NUMBER_MIN:
+    if best is None or scores[best] < T.spot_number_min:
         return {}
-    if any(scores[best] - sc < SPOT_NUMBER_MARGIN for n, sc in scores.items() if n != best):
+    if any(scores[best] - sc < T.spot_number_margin for n, sc in scores.items() if n != best):
         return {}
-    return {best: SPOTTED_NUMBER}
+    return {best: T.spotted_number}

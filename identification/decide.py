@@ -1,0 +1,139 @@
+"""From scores to an answer: text and picture fused per candidate, the best card, its tier, and the
+rules that keep a guess from being High (no I/O here)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from identification import scoring as sc
+from identification.evidence import Evidence
+from identification.lookup import Candidates, Row
+from identification.names import name_similarity
+from identification.numbers import number_read, stray_number
+from identification.thresholds import THRESHOLDS as T
+from identification.thresholds import tier
+
+log = logging.getLogger("cardwise.vision")
+
+
+@dataclass(frozen=True)
+class Match:
+    """A card's answer: the best candidate, its tier and fused confidence, and the alternatives worth
+    suggesting (best first)."""
+
+    best: Row
+    tier: str
+    confidence: float
+    alternatives: tuple[Row, ...] = ()
+
+
+def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match | None:
+    """The best card of ``cands`` by text (``ev``) and picture (``visual``: card id -> likeness to its
+    reference image), or None when nothing reaches the Low cut."""
+    # a card without a reference image gets a neutral prior when the photo looks like some reference
+    # image (so an imaged twin that matches wins); otherwise its text score stands alone
+    looks_known = max(visual.values(), default=0.0) >= T.looks_known
+    lead_id, lead = visual_lead(visual)
+    led = False
+    scored = []
+    shared = sc.shared_context(cands.values())  # words a name's cards all print tell none of them apart
+    for cid, c in cands.items():
+        t = sc.text_score(ev, c, shared.get(c["card"].name, frozenset()))
+        if cid in visual and ev.text.lines:
+            v = visual[cid]
+            f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
+            if t >= T.agree_text and v >= T.agree_picture:  # text and image agree: independent evidence compounds
+                f = max(f, 1 - (1 - t) * (1 - v))
+            if cid == lead_id and t + T.visual_lead_weight * lead > f:  # the picture tells it from its namesakes
+                f, led = min(1.0, t + T.visual_lead_weight * lead), not looks_known
+        elif cid in visual:
+            f = visual[cid]
+        elif looks_known:
+            f = 0.5 * t + T.unimaged_prior
+        else:
+            f = t
+        scored.append((f, cid))
+    # at a tie the namesake whose number the blur fits best (``ev.spotted.likeliest_number``), and the
+    # base card before its image variations, whatever order the database returned them in
+    scored.sort(key=lambda x: (-x[0], cands[x[1]]["card"].number != ev.spotted.likeliest_number,
+                               cands[x[1]]["card"].variation_of is not None))
+    if not scored:
+        return None
+    best_f, best_id = scored[0]
+    best = cands[best_id]
+    runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
+                   or cands[cid]["card"].number != best["card"].number), 0.0)
+    conf = sc.confidence(best_f, best_f - runner)
+    level = tier(conf)
+    if level is None:
+        return None
+    log.debug("match scores %s", [(round(f, 3), str(c), round(visual.get(c, -1), 3)) for f, c in scored[:3]])
+    others = [cands[c] for _, c in scored[1:]]
+    tied = next((f for f, cid in scored[1:] if f > best_f - T.tie), None)  # e.g. a variation with the same text
+    num = number_read(ev, best["card"].number)
+    if level == "High" and (best_f - runner < T.high_margin or tied is not None
+                            or (num > 0 and confusable_number(best, others[:5]))  # a number read decided it
+                            or (0 < num < 1  # a stray character guessed, a number spotted
+                                and not (best_id == lead_id and visual[best_id] >= T.same_picture))
+                            or stray_pick(ev, best, others)
+                            or best_id in ev.spotted.context  # its release spotted among its namesakes
+                            or (led and best_id == lead_id)):  # a picture ahead of the rest, but not alike
+        level = "Medium"
+    if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
+                           or name_read_better(ev, best, others)):
+        level = "Low"
+    alternatives = tuple(cands[cid] for f, cid in scored[1:1 + T.suggestions] if f >= T.suggestion_min)
+    return Match(best=best, tier=level, confidence=conf, alternatives=alternatives)
+
+
+def visual_lead(visual: dict) -> tuple[Any, float]:
+    """The card whose reference image the photo is most like, and by how much more than any other card's
+    (``T.visual_lead`` or more, at ``T.visual_lead_min`` or more; else ``(None, 0.0)``): a scan re-saved
+    smaller, turned and recompressed is only 0.4-0.6 like its own scan, but every other card's is 0.1-0.3,
+    which tells a card from its namesakes without images (the same player's cards of other sets)."""
+    ranked = sorted(visual.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < T.visual_lead_min:
+        return None, 0.0
+    lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+    return (ranked[0][0], lead) if lead >= T.visual_lead else (None, 0.0)
+
+
+def stray_pick(ev: Evidence, best: Row, others: list[Row]) -> bool:
+    """The number that picked the best card among its namesakes was read only as a line of one
+    character (``numbers.stray_number``): Meganium #001 of some twenty Meganium came back High for
+    Meganium #9 on a "1" read in the artwork. A name with one card needs no number."""
+    card = best["card"]
+    return stray_number(ev, card.number) and any(o["card"].name == card.name and not sc.same_print(o["card"], card)
+                                                 for o in others)
+
+
+def twin_ties(best: Row, others: list[tuple[float, Row]], best_f: float) -> bool:
+    """A card of the best one's name and number in another set (Ampharos #1 of seven Pokemon sets)
+    scores the same (within ``T.tie``): the name and number are sure, which set is a guess, as likely
+    wrong as right, so the answer is Low whatever its confidence (the other sets' cards are among the
+    suggestions). An image variation, in the same set, is the same card and does not count."""
+    card = best["card"]
+    return any(f > best_f - T.tie and (o["card"].name, o["card"].number) == (card.name, card.number)
+               and not sc.same_print(o["card"], card) for f, o in others)
+
+
+def name_read_better(ev: Evidence, best: Row, others: list[Row]) -> bool:
+    """Another name was read clearly (``T.clearly_read``) where the best card's name was only a loose fit
+    (under ``T.clear_name``): a number read in a later, noisier read lifted a misread name over the one
+    the card prints ("KARIYA" / "PAUL" read, then "41": Hariyama #41 came back High for Paul Kariya #1)."""
+    if name_similarity(ev, best["card"].name) >= T.clear_name:
+        return False
+    return any(o["card"].name != best["card"].name and name_similarity(ev, o["card"].name) >= T.clearly_read
+               for o in others)
+
+
+def confusable_number(best: Row, others: list[Row]) -> bool:
+    """Another card of the same name whose number contains the best one's, or the reverse (#3 / #39)."""
+    b = (best["card"].number or "").lower()
+    for o in others:
+        n = (o["card"].number or "").lower()
+        if o["card"].name == best["card"].name and n != b and b and n and (b in n or n in b):
+            return True
+    return False

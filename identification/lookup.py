@@ -1,0 +1,100 @@
+"""The catalog as identification sees it: a small interface (``CandidateLookup``) the store implements
+(``store.queries.identify.CandidateQueries``), and the lookups a card's text makes through it.
+
+A candidate is a row: ``{"card": <card with id, name, number, set_id, release_id, variation_of ...>,
+"release_name", "set_name", "year", "segment_id", "manufacturer"}``, of the identifiable sets only
+(one segment's, when the caller bound one).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any, Mapping, Protocol
+
+from identification import names as nm
+from identification import scoring as sc
+from identification.evidence import Evidence, evidence
+from identification.numbers import number_forms
+from vision.text import FOLD_PAIRS
+
+Row = Mapping[str, Any]
+Candidates = dict[uuid.UUID, Row]
+
+
+class CandidateLookup(Protocol):
+    async def by_words(self, words: Sequence[str], *, numbers: Sequence[str] = (),
+                       fold_pairs: tuple[tuple[str, str], ...] = ()) -> list[Row]:
+        """Cards whose name contains one of ``words`` (lowercase), those numbered one of ``numbers`` first;
+        with ``fold_pairs`` the name compared after replacing each ``(a, b)``."""
+        ...
+
+    async def by_trigrams(self, words: Sequence[str]) -> list[Row]:
+        """Cards whose name shares the most letter triples with ``words`` (misread names)."""
+        ...
+
+    async def by_names(self, names: Sequence[str]) -> list[Row]:
+        """Cards named exactly one of ``names``."""
+        ...
+
+    async def by_names_and_numbers(self, names: Sequence[str], numbers: Sequence[str]) -> list[Row]:
+        ...
+
+    async def by_years_and_numbers(self, years: Sequence[str], numbers: Sequence[str]) -> list[Row]:
+        """Cards numbered one of ``numbers`` in a release of one of ``years`` (its first four characters)."""
+        ...
+
+    async def by_ids(self, ids: Sequence[uuid.UUID]) -> list[Row]:
+        ...
+
+
+async def text_candidates(lookup: CandidateLookup, ev: Evidence) -> tuple[Candidates, Evidence]:
+    """Catalog cards the text read may show, and the evidence with the names read whole: names read as a
+    whole line (also names of short words, "Ho Oh", which no word lookup finds) and names containing a
+    word read, those with a number read first; if none scores as a name read (0.6), names matching with
+    OCR-confusable letters folded ("Riek Toeehet"); if still none, the names sharing the most letter
+    triples with the words read ("Bayne Greizky"). A lookup returns a few hundred cards at most: the best
+    names' cards numbered as read are added, and so are the cards of a year and number read whose release
+    and set were read too (a header read whole over a name that is not: ``scoring.set_and_number_read``).
+    Last, candidates' names read whole but for a letter of their suffix ("Maushold es") count as read
+    whole (``names.suffix_misread``)."""
+    t = ev.text
+    whole = await lookup.by_names(nm.line_names(ev))
+    ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
+    cands: Candidates = {c["card"].id: c for c in whole}
+    numbers = number_forms(ev)
+    for c in await lookup.by_words(t.query_words, numbers=numbers):
+        cands.setdefault(c["card"].id, c)
+    if t.trigram_words and _best(ev, cands) < 0.6:
+        for c in await lookup.by_words(nm.folded_query(ev), fold_pairs=FOLD_PAIRS):
+            cands.setdefault(c["card"].id, c)
+        if _best(ev, cands) < 0.6:
+            for c in await lookup.by_trigrams(t.trigram_words):
+                cands.setdefault(c["card"].id, c)
+    if t.numbers and cands:  # the lookups return some of a name's cards: add those of the number read
+        for c in await lookup.by_names_and_numbers(sc.likeliest_names(ev, cands.values()), numbers):
+            cands.setdefault(c["card"].id, c)
+    if t.numbers and t.years:  # a header read whole names its card when the name is not read
+        for c in await lookup.by_years_and_numbers(sorted(t.years), numbers):
+            if sc.set_and_number_read(ev, c):
+                cands.setdefault(c["card"].id, c)
+    misread = nm.names_read_whole(ev, cands.values()) - ev.read_whole  # a suffix misread: "Maushold es"
+    if misread:  # (a fresh memo: the names inside them no longer count as read exactly)
+        ev = ev.with_read_whole(ev.read_whole | misread)
+    return cands, ev
+
+
+def _best(ev: Evidence, cands: Candidates) -> float:
+    return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
+
+
+async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates) -> Evidence:
+    """The evidence of ``lines`` and a further read's new lines ``more``, the cards they suggest added to
+    ``cands``."""
+    ev = evidence(lines + more)
+    if not more:  # the same lines: their names read whole are among the candidates already
+        return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
+    found, ev = await text_candidates(lookup, ev)
+    for cid, c in found.items():
+        cands.setdefault(cid, c)
+    return ev

@@ -1,0 +1,61 @@
+"""Whether a card's number was read: exactly, behind a stray character, with its letter prefix blurred,
+or spotted (no I/O here)."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from identification.evidence import Evidence, number_key
+from identification.thresholds import THRESHOLDS as T
+from vision.text import fold
+
+_PREFIXED = re.compile(r"([a-z]{2,4})(\d{1,4})")
+
+
+def number_forms(ev: Evidence) -> list[str]:
+    """The numbers read as a catalog may write them (lowercase; "12" also as "012")."""
+    return sorted({f for n in ev.text.numbers for f in (n, n.zfill(3) if n.isdigit() else n)})
+
+
+def number_read(ev: Evidence, number: str | None) -> float:
+    """1.0 when ``number`` was read, without its leading zeros, or behind one "0" (a blurred "#" is
+    often read as one: "#96" as "096"; not two, or "006" would read as #6); ``T.loose_number`` when a
+    token read is the number behind one other stray character, the "#" read as another ("139" for
+    #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0."""
+    if not number:
+        return 0.0
+    n = number_key(number)
+    read = ev.text.number_keys
+    if _exact_forms(n) & read:
+        return 1.0
+    if len(n) >= 2 and any(len(x) == len(n) + 1 and x.endswith(n) for x in read):
+        return T.loose_number
+    if any(prefix_misread(n, x) for x in read):
+        return T.prefix_misread
+    return ev.spotted.numbers.get(number, 0.0)
+
+
+def prefix_misread(key: str, read: str) -> bool:
+    """A number with a letter prefix ("McH-05", "RC-12"; as ``number_key``s) read with its digits exact and
+    its prefix's letters partly misread, its first letter right ("Mell-05" and "MeH-05" for McH-05: small
+    capitals blur into other letters, while the digits after them stay legible)."""
+    a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
+    if not a or not b or a.group(2).lstrip("0") != b.group(2).lstrip("0") or a.group(1)[0] != b.group(1)[0]:
+        return False
+    pa, pb = a.group(1), b.group(1)  # read at full length or one letter longer ("No 1" is no "NNO1")
+    return pa != pb and len(pa) <= len(pb) <= len(pa) + 1 and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
+
+
+def _exact_forms(key: str) -> set[str]:
+    """A number key as ``number_read`` credits it in full: as is, without its leading zeros, behind one "0"."""
+    return {key, key.lstrip("0"), "0" + key}
+
+
+def stray_number(ev: Evidence, number: str | None) -> bool:
+    """The number was credited only through a line of one character ("1" beside a name: a stroke of
+    blur or the card's edge reads as one as readily as a printed number; "#1" or "1/102" is not
+    this)."""
+    if not number or number_read(ev, number) < 1.0:
+        return False
+    return not (_exact_forms(number_key(number)) & (ev.text.number_keys - ev.text.stray_keys))

@@ -1,0 +1,54 @@
+"""Deciding between namesakes by what is printed (the engine alone, no photo)."""
+
+from __future__ import annotations
+
+import uuid
+from types import SimpleNamespace
+
+from identification.decide import decide
+from identification.evidence import evidence
+
+
+def _row(name: str, number: str, release: str, set_name: str, year: str) -> dict:
+    card = SimpleNamespace(id=uuid.uuid4(), name=name, number=number, set_id=uuid.uuid4(), variation_of=None)
+    return {"card": card, "release_name": release, "set_name": set_name, "year": year}
+
+
+MCD = _row("Kevin Stevens", "Mc-3", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+           "1991-92")
+CC = _row("Kevin Stevens", "124", "1996-97 Upper Deck Collector's Choice", "Collector's Choice", "1996-97")
+
+
+def test_a_brand_every_namesake_prints_favours_none_of_them():
+    # the McDonald's front prints the name and the Upper Deck logo, as the Collector's Choice card does:
+    # the shorter release name must not win on a larger share of its words read
+    for order in ([MCD, CC], [CC, MCD]):
+        m = decide(evidence(["UPPER", "Kevin Stevens", "Left Wing/Ailier gauche"]),
+                   {c["card"].id: c for c in order}, {})
+        assert m is not None and m.tier != "High"
+        assert m.best is order[0] and m.alternatives[0] is order[1]  # a tie, the namesake suggested
+
+
+def test_a_word_of_one_release_read_picks_it():
+    m = decide(evidence(["Kevin Stevens", "ALL-STARS"]), {c["card"].id: c for c in (CC, MCD)}, {})
+    assert m is not None and m.best is MCD and CC in m.alternatives
+    m = decide(evidence(["Kevin Stevens", "Collector's Choice"]), {c["card"].id: c for c in (MCD, CC)}, {})
+    assert m is not None and m.best is CC
+
+
+def test_a_name_inside_a_longer_word_read_is_not_read():
+    # "Seott Stevens" read: the Pokemon card "Steven" #95 had won on "steven" inside "stevens"
+    steven = _row("Steven", "95", "Ancient Origins", "Ancient Origins", "2015")
+    scott = _row("Scott Stevens", "Mc-24", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")
+    m = decide(evidence(["3", "Seott Stevens", "Defense/Défenseur"]), {c["card"].id: c for c in (steven, scott)}, {})
+    assert m is not None and m.best is scott
+
+
+def test_a_set_named_after_the_player_is_not_read_by_reading_the_name():
+    # "Wayne Gretzky Extras" is a set of Collector's Choice: the name read is not its set read
+    extras = _row("Wayne Gretzky", "NNO1", "1996-97 Upper Deck Collector's Choice", "Wayne Gretzky Extras", "1996-97")
+    mcd = _row("Wayne Gretzky", "Mc-17", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+               "1991-92")
+    m = decide(evidence(["Wayne Gretzky", "Centre/Centre"]), {c["card"].id: c for c in (mcd, extras)}, {})
+    assert m is not None and m.best is mcd and m.tier != "High" and extras in m.alternatives
