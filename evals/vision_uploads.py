@@ -23,7 +23,7 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 from PIL import Image
@@ -76,7 +76,7 @@ def binder_pages(root: Path, n: int, rng: random.Random) -> list[tuple[bytes, li
 
 
 async def evaluate_binders(ctx, pages, misses: bool = False, budget: bool = True) -> dict:
-    st = {"pages": len(pages), "cards": 0, "found": 0, "right": 0, "wrong_high": [], "extra": 0, "lat": [],
+    st: dict[str, Any] = {"pages": len(pages), "cards": 0, "found": 0, "right": 0, "wrong_high": [], "extra": 0, "lat": [],
           "found_per_page": []}
     for data, truths in pages:
         t0 = time.perf_counter()
