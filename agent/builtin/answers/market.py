@@ -46,13 +46,9 @@ def _grades_asked(st: State) -> list[str]:
     return found
 
 
-COMPANY_NAMES = {"PSA": "PROFESSIONAL SPORTS", "BGS": "BECKETT", "SGC": "SPORTSCARD GUARANTY",
-                 "CGC": "CERTIFIED GUARANTY", "TAG": "TECHNICAL AUTHENTICATION", "HGA": "HYBRID", "CSG": "CERTIFIED SPORTS"}
-
-
 def _company_is(name: str, company: str) -> bool:
-    up = (name or "").upper()
-    return company.upper() in up.split() or COMPANY_NAMES.get(company.upper(), "@") in up or up == company.upper()
+    """Whether a tool's ``company_name`` (the short name, "PSA", since every market answer gives it) is ``company``."""
+    return company.upper() in (name or "").upper().split()
 
 
 def _catalog_price(st: State, key: str) -> float | None:
