@@ -252,10 +252,112 @@ async def drive(base: str, headers: dict, terms, seconds: float, conc: int, path
 
 def summarize(slices: list[dict]) -> dict:
     """One figure from the slices a target was driven in: requests, req/s, p50/p99 latency, errors."""
-    lat = sorted(x for sl in slices for x in sl["lat"])
+    pairs = sorted((x, w) for sl in slices for x, w in zip(sl["lat"], sl.get("weights") or [1.0] * len(sl["lat"])))
+    n = sum(sl.get("n", len(sl["lat"])) for sl in slices)
     dt = sum(sl["dt"] for sl in slices)
-    return {"n": len(lat), "rps": len(lat) / dt, "p50": statistics.median(lat) * 1000,
-            "p99": lat[int(len(lat) * 0.99) - 1] * 1000, "errors": sum(sl["errors"] for sl in slices)}
+
+    def quantile(q: float) -> float:
+        total, seen = sum(w for _, w in pairs), 0.0
+        for x, w in pairs:
+            seen += w
+            if seen >= q * total:
+                return x * 1000
+        return pairs[-1][0] * 1000 if pairs else float("nan")
+
+    return {"n": n, "rps": n / dt if dt else 0.0, "p50": quantile(0.5), "p99": quantile(0.99),
+            "errors": sum(sl["errors"] for sl in slices)}
+
+
+WRK_LUA = r"""
+-- Each request the next path of a file (one per line). Threads take every nth path from a start
+-- offset; "cycle" wraps around (the cached run), otherwise each path is asked once (the cold runs)
+-- and a wrap is counted as running out. done() prints the figures as one JSON line.
+local n = 0
+local threads = {}
+function setup(thread)
+  thread:set("tid", n)
+  n = n + 1
+  table.insert(threads, thread)
+end
+function init(args)
+  paths = {}
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+  cycle = args[2] == "1"
+  stride = tonumber(args[4])
+  pos = tonumber(args[3]) + tid
+  wrapped = 0
+end
+function request()
+  if pos >= #paths then
+    pos = pos % #paths
+    wrapped = wrapped + 1
+  end
+  local path = paths[pos + 1]
+  pos = pos + stride
+  return wrk.format("GET", path)
+end
+function done(summary, latency, requests)
+  local wraps = 0
+  for _, t in ipairs(threads) do wraps = wraps + (t:get("wrapped") or 0) end
+  local e = summary.errors
+  local q = {}
+  for i = 1, 1000 do q[i] = string.format("%d", latency:percentile((i - 0.5) / 10)) end
+  io.write(string.format('WRKJSON {"requests": %d, "duration_us": %d, "status_errors": %d, ' ..
+    '"socket_errors": %d, "wrapped": %d, "quantiles_us": [%s]}\n', summary.requests, summary.duration,
+    e.status, e.connect + e.read + e.write + e.timeout, wraps, table.concat(q, ",")))
+end
+"""
+
+
+class Wrk:
+    """``wrk`` (C, epoll) as the load generator: far less of the shared CPU than a Python client, so the
+    latencies are the server's. Every request is the next line of a file of paths; the cold runs go
+    on from where the last slice stopped, so no path is asked twice."""
+
+    def __init__(self, exe: str, threads: int, folder: str) -> None:
+        self.exe, self.threads, self.folder = exe, threads, Path(folder)
+        self.script = self.folder / "paths.lua"
+        self.script.write_text(WRK_LUA)
+        self.files: dict[int, tuple[Path, int]] = {}  # id(terms) -> (paths file, its length)
+        self.offsets: dict[int, int] = {}  # cold runs: the next unused path
+
+    def _paths(self, terms, path: str, param: str) -> tuple[Path, int]:
+        from urllib.parse import urlencode
+
+        got = self.files.get(id(terms))
+        if got is None:
+            items = terms.terms if isinstance(terms, Fresh) else terms
+            f = self.folder / f"paths-{len(self.files)}.txt"
+            f.write_text("".join(f"{path}?{urlencode({param: t})}\n" for t in items))
+            got = self.files[id(terms)] = (f, len(items))
+        return got
+
+    async def drive(self, base: str, headers: dict, terms, seconds: float, conc: int, path: str = "/v1/catalog/cards",
+                    param: str = "name") -> dict:
+        paths, size = self._paths(terms, path, param)
+        fresh = isinstance(terms, Fresh)
+        start = self.offsets.get(id(terms), 0) if fresh else 0
+        if fresh and start >= size:
+            return {"lat": [], "dt": 0.0, "errors": 0, "weights": []}
+        threads = max(1, min(self.threads, conc))
+        cmd = [self.exe, "-t", str(threads), "-c", str(conc), "-d", f"{max(1, round(seconds))}s", "--timeout", "10s",
+               *[a for k, v in headers.items() for a in ("-H", f"{k}: {v}")], "-s", str(self.script), base,
+               "--", str(paths), "0" if fresh else "1", str(start), str(threads)]
+        proc = await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await proc.communicate()
+        line = next((x for x in out.decode().splitlines() if x.startswith("WRKJSON ")), None)
+        if line is None:
+            raise RuntimeError(f"wrk failed: {out.decode()[-500:]} {err.decode()[-500:]}")
+        r = json.loads(line[8:])
+        if fresh:  # the requests in flight when wrk stopped were sent too: skip them as well
+            self.offsets[id(terms)] = start + r["requests"] + conc
+            terms.used = min(size, start + r["requests"] + conc)
+            if r["wrapped"]:
+                terms.used = size
+        n = r["requests"]
+        # wrk keeps a histogram, not each latency: 1000 quantiles stand for n/1000 requests each
+        return {"lat": [q / 1e6 for q in r["quantiles_us"]], "weights": [n / 1000] * 1000,
+                "dt": r["duration_us"] / 1e6, "errors": r["status_errors"] + r["socket_errors"], "n": n}
 
 
 async def catalog_terms(url: str, seed: int = 5) -> tuple[list[str], list[str]]:
@@ -323,8 +425,6 @@ async def tool_only(url: str, terms: list[str]) -> dict:
 
 
 async def main_async(args) -> None:
-    import aiohttp
-
     data = Path(args.data)
     scratch: list[str] = []  # temporary folders of this run (the page body; a SQLite database not kept)
     if args.url:  # a database an earlier run built (--keep): no build, no cleanup
@@ -391,16 +491,23 @@ async def main_async(args) -> None:
                        "autocomplete, cold": (warm, headers, fresh_ac, "/v1/autocomplete/cards", "q"),
                        "bare": (bare, {}, terms, "/v1/catalog/cards", "name"),
                        "floor: bare + SQL": (floor, {}, terms, "/v1/catalog/cards", "name")}
-            for label, (base, h, ts, path, param) in targets.items():  # warm-up: connections, pages, imports
+            wrk = shutil.which("wrk") if args.load in ("auto", "wrk") else None
+            if args.load == "wrk" and wrk is None:
+                raise SystemExit("--load wrk: wrk is not on PATH")
+            driver = Wrk(wrk, args.wrk_threads, scratch[-1]).drive if wrk else drive
+            generator = (f"wrk ({wrk}, {args.wrk_threads} thread(s))" if wrk
+                         else "Python aiohttp client (in the bench process: shares the CPU with the servers)")
+            print(f"load generator: {generator}; load average before: {_loadavg()}")
+            for base, h, ts, path, param in targets.values():  # warm-up: connections, pages, imports
                 if not isinstance(ts, Fresh):
-                    await drive(base, h, ts, 1.0, args.concurrency, path, param)
+                    await driver(base, h, ts, 1.0, args.concurrency, path, param)
             # the targets take turns, ``--rounds`` slices each, so a change in the machine's load
             # during the run falls on all of them alike instead of on whichever ran at that moment
             slices: dict[str, list[dict]] = {label: [] for label in targets}
             for _ in range(args.rounds):
                 for label, (base, h, ts, path, param) in targets.items():
-                    slices[label].append(await drive(base, h, ts, args.seconds / args.rounds, args.concurrency,
-                                                     path, param))
+                    slices[label].append(await driver(base, h, ts, args.seconds / args.rounds, args.concurrency,
+                                                      path, param))
             results = {label: summarize(sl) for label, sl in slices.items()}
             if fresh.used >= len(fresh) or fresh_ac.used >= len(fresh_ac):
                 print("note: the distinct terms ran out before the cold runs' time was up")
@@ -408,6 +515,7 @@ async def main_async(args) -> None:
         print(f"db={args.db} cards={cards} terms={len(terms)} page={len(sample):,} bytes "
               f"concurrency={args.concurrency} workers={args.workers} rounds={args.rounds} (first pass over the "
               f"terms, cached run: {primed:.1f} s)")
+        print(f"  load generator: {generator}; load average after: {_loadavg()}")
         for label, r in results.items():
             print(f"  {label:22s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
                   f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
@@ -498,6 +606,13 @@ async def prime(base: str, headers: dict, terms: list[str], conc: int) -> None:
         await asyncio.gather(*(one(t) for t in terms))
 
 
+def _loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", default="sqlite", choices=["sqlite", "postgres"])
@@ -506,6 +621,9 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=32)
     ap.add_argument("--workers", type=int, default=1, help="server processes, for Cardwise and the bare handler")
     ap.add_argument("--rounds", type=int, default=5, help="turns the targets take, each driven seconds/rounds a turn")
+    ap.add_argument("--load", default="auto", choices=["auto", "wrk", "python"],
+                    help="load generator: wrk when it is on PATH (auto), else the Python client")
+    ap.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (each drives its share of connections)")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--keep", metavar="KEYFILE", help="keep the built database; write its API key here")
     ap.add_argument("--url", help="run against a database an earlier --keep run built (SQLAlchemy URL)")
