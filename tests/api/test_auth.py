@@ -122,3 +122,49 @@ async def test_the_failed_key_limit_can_be_turned_off(aiohttp_client, make_setti
     client = await aiohttp_client(create_app(make_settings(auth_fail_per_min=0)))
     for i in range(40):
         assert (await client.get("/health/auth", headers={"X-API-Key": f"cw_guess-{i}"})).status == 401
+
+
+async def test_concurrent_requests_share_one_key_lookup(client, auth, monkeypatch):
+    """A key not in the cache (first use, or expired) is looked up once for all the requests carrying it
+    at that moment, not once each (32 connections at an expiry were 32 queries, then more)."""
+    import asyncio
+
+    from api import middleware
+
+    calls = 0
+    real = middleware.key_queries.find_active
+
+    async def counted(**kw):
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.05)  # the database is slow under load: the other requests arrive meanwhile
+        return await real(**kw)
+
+    monkeypatch.setattr(middleware.key_queries, "find_active", counted)
+    answers = await asyncio.gather(*(client.get("/health/auth", headers=auth) for _ in range(16)))
+    assert [r.status for r in answers] == [200] * 16
+    assert calls == 1
+
+
+async def test_a_key_revoked_is_refused_after_the_background_refresh(client, sessions, api_key, auth, monkeypatch):
+    """Near the end of its cache time a key is looked up again in the background: once that finds it
+    revoked, the next request is refused."""
+    import asyncio
+    import time
+    from types import SimpleNamespace
+
+    from api import middleware
+
+    assert (await client.get("/health/auth", headers=auth)).status == 200
+    async with sessions() as s, s.begin():
+        await key_queries.revoke(session=s, key_id=api_key[0])
+    almost = time.monotonic() + 4.5  # within the 5 s, in the last fifth
+    # the middleware's clock only (the event loop's must run on for the refresh)
+    monkeypatch.setattr(middleware, "time", SimpleNamespace(monotonic=lambda: almost, perf_counter=time.perf_counter))
+    assert (await client.get("/health/auth", headers=auth)).status == 200  # still cached; refreshes behind
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        if (await client.get("/health/auth", headers=auth)).status == 401:
+            break
+    else:
+        raise AssertionError("the revoked key was still accepted after its background refresh")
