@@ -267,7 +267,7 @@ async def _ac_from_index(ctx: ToolContext, kind: str, text: str, args: dict) -> 
     order, small typos forgiven); empty when it finds none (SQL's substring match then answers)."""
     index = await catalog_index(ctx)
     if kind == "card" and not any(args.values()):
-        return [h.name for h in index.names(text, kinds=["name"], prefix=True, limit=AC_LIMIT)]
+        return index.completions(text, kinds=["name"], limit=AC_LIMIT)
     filters = CardFilters(year=args.get("year"), segment=args.get("segment_id"),
                           manufacturer=args.get("manufacturer_id"), release_id=args.get("release_id"),
                           set_id=args.get("set_id"))

@@ -15,6 +15,7 @@ from store.search.fold import edit_distance, fold, max_edits, number_key, season
 from store.search.schema import NAME_KINDS, SET_PARALLELS, build_schema
 
 Q = tantivy.Query
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
@@ -46,7 +47,10 @@ class CardHit:
         """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
         metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
         the partial parallels listing it (``CatalogIndex.parallels_of`` adds its set's)."""
-        return json.loads(self.card) if self.card else None
+        if not self.card:
+            return None
+        text = self.card.decode() if isinstance(self.card, bytes) else self.card
+        return _scan(text, 0)[0]  # the stored JSON is compact and whole: the C scanner alone, no wrappers
 
 
 @dataclass(frozen=True)
@@ -160,14 +164,10 @@ class CatalogIndex:
         """Distinct names best first (exact > same words in another order > words > prefixes > typos;
         more common names first on ties)."""
         words = fold(phrase).split()
-        wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
-        if not words or not wanted or limit <= 0:
+        query = self._names_query(words, kinds, fuzzy=fuzzy, prefix=prefix)
+        if query is None or limit <= 0:
             return []
-        # (distinct names have no release or set around them: no context clause)
-        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
-        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
-                        else Q.term_query(self.schema, "kind", wanted[0])))
-        hits, _ = self._search(Q.boolean_query(clauses), limit, count=False)
+        hits, _ = self._search(query, limit, count=False)
         out = []
         for score, addr in hits:
             doc = self._searcher.doc(addr)
@@ -179,6 +179,26 @@ class CatalogIndex:
                                ids=tuple(doc.get_all("ids")), year=doc.get_first("year_label"),
                                segment=doc.get_first("segment_label")))
         return out
+
+    def completions(self, phrase: str, *, kinds: Iterable[str] | None = None, limit: int = 10) -> list[str]:
+        """The spellings ``names(phrase, prefix=True)`` finds, best first, and nothing else (autocomplete:
+        no distances, ids or counts read per hit)."""
+        query = self._names_query(fold(phrase).split(), kinds, fuzzy=True, prefix=True)
+        if query is None or limit <= 0:
+            return []
+        hits, _ = self._search(query, limit, count=False)
+        return [self._searcher.doc(addr).get_first("label") for _, addr in hits]
+
+    def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
+                     ) -> tantivy.Query | None:
+        wanted = [k for k in (kinds or NAME_KINDS) if k in NAME_KINDS]
+        if not words or not wanted:
+            return None
+        # (distinct names have no release or set around them: no context clause)
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
+        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                        else Q.term_query(self.schema, "kind", wanted[0])))
+        return Q.boolean_query(clauses)
 
     # ------------------------------------------------------------------ cards
     def cards(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,

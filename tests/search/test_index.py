@@ -91,6 +91,11 @@ async def test_names_tolerate_typos_by_length_and_complete_prefixes(ctx, catalog
     assert index.names("grifey", fuzzy=False) == []
     assert index.names("charm", prefix=True)[0].name == "Charmander"
     assert index.names("charm") == []
+    # autocomplete's light path: the same spellings in the same order, nothing else read
+    for typed in ("charm", "ken gri", "griffey j", "chrizz", "mich"):
+        assert index.completions(typed, kinds=["name"]) == [h.name for h in index.names(typed, kinds=["name"],
+                                                                                         prefix=True)]
+    assert index.completions("charm")[0] == "Charmander" and index.completions("zzzzqx") == []
 
 
 async def test_names_of_releases_sets_parallels_and_makers(ctx, catalog):
