@@ -127,7 +127,12 @@ def starts(folded: str) -> str:
 
 
 def _sid(value: Any) -> str:
-    return value if isinstance(value, str) else str(uuid.UUID(str(value)))
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, uuid.UUID) else str(uuid.UUID(str(value)))
+
+
+_to_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps with options makes an encoder per call
 
 
 def write_index(cat: CatalogRows, path: Path) -> int:
@@ -138,6 +143,9 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
     seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
+    rel_ids = {rid: _sid(rid) for rid in cat.releases}  # ids as text, once each (not once per card)
+    set_ids = {sid: _sid(sid) for sid in cat.sets}
+    set_words = {sid: fold(name) for sid, (name, _) in cat.sets.items()}
     maker_keys = {mid: [fold(n), _sid(mid)] for mid, n in cat.makers.items()}
     rel_info = {}
     rel_context: dict[Any, set[str]] = {}  # what a query may name a card's release by, whole
@@ -172,13 +180,13 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         newness = min(max(first_year - 1900, 0), 130) / 130
         d = tantivy.Document(kind=kind, id=_sid(eid), name=folded, name_key=folded, name_start=starts(folded),
                              name_bag=" ".join(sorted(folded.split())), text=" ".join([folded, *extra, *rel_words]),
-                             year=first_year, release_id=_sid(release_id), label=name,
+                             year=first_year, release_id=rel_ids[release_id], label=name,
                              weight=0.02 * newness + weight)
         for key in rel_context[release_id]:
             d.add_text("context", key)
         if set_id is not None:
-            d.add_text("set_id", _sid(set_id))
-            d.add_text("context", fold(cat.sets[set_id][0]))
+            d.add_text("set_id", set_ids[set_id])
+            d.add_text("context", set_words[set_id])
         if year:
             d.add_text("season", year.strip())
         for key in seg_keys.get(seg_id, ()):
@@ -192,14 +200,15 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         folded = fold(name)
         num = number_key(number)
         base = variation_of is None
-        d = entity("card", cid, name, release_id, set_id,
-                   [fold(number), num, fold(cat.sets[set_id][0]), *map(fold, cat.attributes.get(cid, ()))],
+        card_id = _sid(cid)
+        d = entity("card", card_id, name, release_id, set_id,
+                   [fold(number), num, set_words[set_id], *map(fold, cat.attributes.get(cid, ()))],
                    0.01 * base + 0.02 * min(math.log10(name_cards[folded] + 1) / 3, 1))
         d.add_integer("base", int(base))
         # all a page of search results shows (a ranked page reads nothing from the database), and what the
         # listing-title matcher checks; keys without a value are left out
         page = {
-            "id": _sid(cid), "release_id": _sid(release_id), "set_id": _sid(set_id), "name": name,
+            "id": card_id, "release_id": rel_ids[release_id], "set_id": set_ids[set_id], "name": name,
             "set_name": cat.sets[set_id][0], "number": number, "description": description,
             "release_name": cat.releases[release_id][0], "release_year": year,
             "attributes": sorted(cat.attributes.get(cid, ())[::2]) or None,
@@ -207,8 +216,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             "fields": cat.fields.get(cid) or None, "prices": cat.prices.get(cid) or None,
             "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
             "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
-        d.add_bytes("card", json.dumps({k: v for k, v in page.items() if v is not None},
-                                       separators=(",", ":")).encode())
+        d.add_bytes("card", _to_json({k: v for k, v in page.items() if v is not None}).encode())
         if num:
             d.add_text("number", num)
         writer.add_document(d)
@@ -217,7 +225,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         if folded:  # spellings that fold alike ("Griffey Jr." / "Griffey, Jr.") are one name
             g = group("name", folded)
             g.spellings[name] += 1
-            g.ids.append((-(first_year * 2 + base), _sid(cid)))
+            g.ids.append((-(first_year * 2 + base), card_id))
             g.count += 1
             g.segments[seg_id] += 1
     rel_cards: Counter = Counter()
