@@ -2,6 +2,7 @@
 
     python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000] [--seconds 10]
                                          [--data ../shared/data] [--concurrency 32] [--workers 1] [--rounds 5]
+                                         [--load auto|wrk|python] [--wrk-threads 1]
                                          [--keep KEYFILE | --url URL --url-key KEYFILE]
 
 1. Builds a fresh database (SQLite temp file, or a scratch PostgreSQL database on
@@ -17,8 +18,10 @@
    the database: the bare handler plus only the search's own SQL (exact count and page ids) through
    the same driver (one process, no auth, validation, ORM or models), which bounds what the cold run
    could reach on this machine.
-3. Drives each with 32 concurrent connections (aiohttp client), each request searching one of ~500
-   partial names in turn. The four take turns in ``--rounds`` slices of ``--seconds / --rounds``, so
+3. Drives each with 32 concurrent connections, each request searching one of ~500 partial names in
+   turn (the cold runs: each distinct catalog name or prefix once), with ``wrk`` when it is on PATH
+   (``--load``: a C load generator takes far less of the CPU the servers need than the Python
+   client, the fallback); prints which one ran and the load average. The four take turns in ``--rounds`` slices of ``--seconds / --rounds``, so
    a change in the machine's load during the run falls on all of them alike. Prints p50/p99 latency,
    requests per second and each one's throughput ratio to the bare handler, plus the tool's own
    latency called in-process one request at a time (the query cost without HTTP, auth and
