@@ -131,6 +131,8 @@ class CatalogIndex:
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
                     context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
+        if need_name and len(words) == 1:  # the one word must be in the name: what is around it can add nothing
+            text = need_name = False  # (a name match scores 3.5 or more, above any match around it: same scores)
         if text and need_name:  # one word at least must be in the name itself, not only around it
             clauses.append((MUST, self._const(Q.boolean_query(
                 [(SHOULD, self._word(w, prefix=prefix and i == len(words) - 1, text=False, fuzzy=fuzzy))
