@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evals.cache import keep_index, restore_index
 from evals.facts import FACTS, Env, Expect, identity
 from evals.judge import Verdict, judge
 from evals.names import NameIndex, build_index, norm
@@ -73,9 +74,14 @@ async def real_catalog(fixture: RealCatalog, workdir: Path, settings: Any, *,
         values = {"collection": (await invoke("collections_list", {}, ctx))["collections"][0]["id"],
                   "wantlist": (await invoke("lists_list", {}, ctx))["lists"][0]["id"]}
         index = await build_index(sessions)
+        from store.search import index_root
         from tools._search import catalog_index
 
-        await catalog_index(ctx)  # the catalog search index, as `cardwise import` leaves it in a deployment
+        # the catalog search index, as `cardwise import` leaves it in a deployment (built once per cached catalog)
+        root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
+        restore_index(fixture.path, root)
+        await catalog_index(ctx)
+        keep_index(fixture.path, root)
         echo(f"real catalog: working copy and name index ready in {time.perf_counter() - t:.1f} s "
              f"({len(index.names):,} card names)")
         yield ctx, values, Judging(Env(ctx, sessions, values), index, {x.name for x in all_tools() if x.writes})

@@ -8,6 +8,7 @@ rejects (``default``, ``title``, formats it does not know) are dropped.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from pydantic import BaseModel
@@ -55,5 +56,10 @@ def _walk(node: Any) -> Any:
 
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    schema = copy.deepcopy(model.model_json_schema(by_alias=True, mode="validation"))
-    return _walk(schema)
+    """A copy of the model's strict schema (made once per model: the agent sends every tool's on each turn)."""
+    return copy.deepcopy(_strict(model))
+
+
+@functools.cache
+def _strict(model: type[BaseModel]) -> dict[str, Any]:
+    return _walk(copy.deepcopy(model.model_json_schema(by_alias=True, mode="validation")))

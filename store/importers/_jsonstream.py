@@ -3,60 +3,64 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-_WS = " \t\r\n,"
+_SKIP = re.compile(r"[ \t\r\n,]*")
 
 
 def iter_array(path: Path, *, chunk_size: int = 1 << 20) -> Iterator[tuple[int, Any]]:
     """Yield ``(index, item)`` for each element of the JSON array in ``path``.
 
     An element that does not parse raises ``ValueError`` naming its index and byte offset.
+    Items are decoded in place (a position into the buffer): cutting each parsed item off the
+    front copied the rest of the buffer per item and took most of a TCGdex import.
     """
     dec = json.JSONDecoder()
     buf = ""
-    offset = 0
+    pos = 0  # the next character to read in buf
+    base = 0  # the file offset of buf[0]
     index = 0
     started = False
     with path.open(encoding="utf-8") as fh:
         eof = False
+
+        def refill() -> None:
+            nonlocal buf, pos, base, eof
+            more = fh.read(chunk_size)
+            eof = not more
+            buf, base, pos = buf[pos:] + more, base + pos, 0
+
         while True:
-            if not eof and len(buf) < chunk_size:
-                more = fh.read(chunk_size)
-                eof = not more
-                buf += more
-            i = 0
-            while i < len(buf) and buf[i] in _WS:
-                i += 1
-            buf = buf[i:]
-            offset += i
+            if not eof and len(buf) - pos < chunk_size:
+                refill()
+            pos = _SKIP.match(buf, pos).end()  # type: ignore[union-attr]
             if not started:
-                if not buf:
+                if pos >= len(buf):
                     if eof:
                         return
                     continue
-                if buf[0] != "[":
+                if buf[pos] != "[":
                     raise ValueError(f"{path}: not a JSON array")
-                buf = buf[1:]
-                offset += 1
+                pos += 1
                 started = True
                 continue
-            if buf.startswith("]"):
+            if buf.startswith("]", pos):
                 return
-            if not buf and eof:
+            if pos >= len(buf) and eof:
                 raise ValueError(f"{path}: unexpected end of file after item {index}")
             try:
-                item, end = dec.raw_decode(buf)
+                item, end = dec.raw_decode(buf, pos)
             except json.JSONDecodeError as exc:
                 if not eof:
-                    more = fh.read(chunk_size)
-                    eof = not more
-                    buf += more
+                    refill()
                     continue
-                raise ValueError(f"{path}: item {index} at byte {offset} does not parse: {exc.msg}") from None
+                raise ValueError(f"{path}: item {index} at byte {base + pos} does not parse: {exc.msg}") from None
+            if end >= len(buf) and not eof:  # a number or literal may go on in the next chunk
+                refill()
+                continue
             yield index, item
             index += 1
-            buf = buf[end:]
-            offset += end
+            pos = end

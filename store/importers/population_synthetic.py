@@ -26,8 +26,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from store.importers._synthetic_market import pick_cards
 from store.importers.grades import load as load_grades
-from store.importers.population import mark_synced, upsert_count, upsert_link
-from store.models import Card, CardSet, Parallel, ParallelCard
+from store.importers._bulk import upsert
+from store.importers.population import count_id, mark_synced, upsert_link
+from store.models import Card, CardSet, Parallel, ParallelCard, PopulationCount
 from store.reference import grades as ref
 
 NAME = "population-synthetic"
@@ -67,6 +68,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
         partial = {(r[0], r[1]) for r in (await s.execute(select(ParallelCard.parallel_id, ParallelCard.card_id))).all()}
         bar = progress("population-synthetic", len(cards)) if progress else None
         touched: set[tuple[str, Any]] = set()
+        rows: dict[Any, dict[str, Any]] = {}  # id -> the count row (one statement for all: a merge per row took seconds)
         for card in cards:
             base_total = max(1, int(math.exp(rng.gauss(math.log(60), 1.0))))
             variants: list[tuple[Any, int]] = [(None, base_total)]
@@ -84,13 +86,16 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
                     graded = max(0, int(total * size))
                     for value, pop in split(rng, graded, weights).items():
                         qual = sum(1 for _ in range(pop) if rng.random() < 0.03) if abbr == "PSA" and value != "10" else 0
-                        await upsert_count(s, card.id, par_id, ref.grade_id(abbr, "Card", value), pop - qual, qual,
-                                           synthetic=True)
+                        grade = ref.grade_id(abbr, "Card", value)
+                        rows[count_id(card.id, par_id, grade)] = {
+                            "card_id": card.id, "parallel_id": par_id, "grade_id": grade, "population": pop - qual,
+                            "qualified_population": qual, "synthetic": True}
                         counts["counts"] += 1
                 touched.add((abbr, card.set_id))
             counts["cards"] += 1
             if bar:
                 bar.advance()
+        await upsert(s, PopulationCount, [{"id": i, **row} for i, row in rows.items()])
         names = {cs.id: cs.name for cs in (await s.scalars(select(CardSet).where(CardSet.id.in_(set_ids)))).all()} if set_ids else {}
         for abbr, set_id in touched:
             await upsert_link(s, ref.company_id(abbr), set_id, f"{names.get(set_id, '')} (synthetic)", True)

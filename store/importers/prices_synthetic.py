@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._bulk import upsert
 from store.importers._synthetic_market import CONDITIONS, base_value, grade_id, parallel_factor, sports_cards, title
 from store.importers.grades import load as load_grades
 from store.models import PriceRecord
@@ -36,6 +37,7 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
     async with sessions() as s, s.begin():
         await load_grades(s)
         cards = await sports_cards(s, int(source) if source else 200)
+        rows: dict[uuid.UUID, dict[str, Any]] = {}  # id -> the record (one statement for all: a merge per row took seconds)
         for card, _cset, rel, pars in cards:
             value = base_value(rng)
             for p in pars[:4]:
@@ -47,12 +49,13 @@ async def run(sessions: async_sessionmaker[AsyncSession], source: str | None = N
                         kind = "auction" if rng.random() < 0.65 else "fixed"
                         cents = int(price * rng.lognormvariate(0, 0.18) * (1.15 if kind == "fixed" else 1) * 100)
                         ext = f"synthetic:{card.id}:{p.id if p else 'base'}:{company}:{grade}:{i}"
-                        await s.merge(PriceRecord(
-                            id=uuid.uuid5(NS, ext), card_id=card.id, parallel_id=p.id if p else None,
+                        rows[uuid.uuid5(NS, ext)] = dict(
+                            card_id=card.id, parallel_id=p.id if p else None,
                             grade_id=grade_id(company, grade), title=title(card, rel, p, company, grade),
                             price_cents=max(cents, 25), date=day, listing_type=kind, source="eBay (synthetic)",
-                            external_id=ext, synthetic=True))
+                            external_id=ext, synthetic=True)
                         counts["records"] += 1
             counts["cards"] += 1
+        await upsert(s, PriceRecord, [{"id": i, **row} for i, row in rows.items()])
         counts["prices"] = await refresh_prices(session=s)
     return counts

@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from store.importers._bulk import upsert
 from store.importers._fetch import fetched
 from store.importers._skips import Skips
 from store.importers.grades import load as load_grades
@@ -126,7 +127,8 @@ async def _run(sessions: async_sessionmaker[AsyncSession], root: Path, progress:
     bar = progress("psa-sales", len(files)) if progress else None
     touched: set[uuid.UUID] = set()
     resolved: dict[str, tuple[Any, Any, Any]] = {}
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {}  # external id -> the file it was first read from (ids are unique per run)
+    records: list[dict[str, Any]] = []
 
     async def resolve(stem: str) -> tuple[Any, Any, Any]:
         if stem not in resolved:
@@ -178,7 +180,7 @@ async def _run(sessions: async_sessionmaker[AsyncSession], root: Path, progress:
                     seen[ext] = path.name
                     touched.add(card.id)
                     title = f"{info['title']} PSA {grade}" + (f" {qualifier}" if qualifier else "")
-                    await s.merge(PriceRecord(
+                    records.append(dict(
                         id=uuid.uuid5(NS, ext), card_id=card.id, parallel_id=parallel_id,
                         grade_id=ref.grade_id("PSA", "Card", grade), qualifier=qualifier, title=title,
                         price_cents=cents, date=day,
@@ -188,6 +190,7 @@ async def _run(sessions: async_sessionmaker[AsyncSession], root: Path, progress:
                     counts["records"] += 1
             for other, n in repeats.items():
                 skips.add(path, None, f"{n} rows repeat lots already read from {other} (each lot counted once)")
+        await upsert(s, PriceRecord, records)  # one statement (a merge per row took most of the import)
         counts["prices"] = await refresh_prices(session=s, card_ids=touched)
     if bar:
         bar.close()

@@ -25,3 +25,8 @@ def second_db(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
     template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
     (tmp_path / "second").mkdir()
     yield from copy_of(db_backend, template, tmp_path / "second")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "catalog_from(fixture): the test's database starts as a copy of that "
+                                       "session-scoped imported catalog (tests/catalog/test_demo_layer.py)")

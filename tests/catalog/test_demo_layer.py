@@ -48,7 +48,7 @@ from store.models import (
 )
 from store.queries import catalog_version, demo_twins
 from store.queries import identify as iq
-from tests.conftest import shared_data
+from tests.conftest import copy_of, filled_template, shared_data
 from tests.realdata import catalog_dump, tcgdex_subset
 
 async def _demo_layer(sessions) -> None:
@@ -63,6 +63,73 @@ async def _real(sessions, folder: Path) -> dict:
     await tcgdex.run(sessions, str(tcgdex_subset(folder / "tcgdex")))
     await junkwax.run(sessions, str(shared_data("junkwax", "categories", "baseball", "2024", "2024-Topps-Chrome.json")))
     return await psa_sales.run(sessions, str(shared_data("psa-sales")))
+
+
+def _imported(db_backend: str, request: pytest.FixtureRequest, tmp_path_factory, fill):
+    """For a session fixture: this backend's template with ``fill(sessions, folder)`` imported once;
+    yields (what ``copy_of`` takes, what ``fill`` returned: the real import's counts)."""
+    folder = tmp_path_factory.mktemp("real")
+    out: dict = {}
+
+    async def run(sessions) -> None:
+        out["counts"] = await fill(sessions, folder)
+
+    for template in filled_template(db_backend, request, run, tmp_path_factory):
+        yield template, out["counts"]
+
+
+async def _real_only(sessions, folder: Path) -> dict:
+    return await _real(sessions, folder)
+
+
+async def _demo_then_real(sessions, folder: Path) -> dict:
+    await demo.run(sessions, None)
+    return await _real(sessions, folder)
+
+
+async def _demo_layer_then_real(sessions, folder: Path) -> dict:
+    await _demo_layer(sessions)
+    return await _real(sessions, folder)
+
+
+# The real import takes seconds to tens of seconds; each of these catalogs is imported once per backend
+# and every test that starts from it gets a copy (``catalog_from``).
+@pytest.fixture(scope="session")
+def real_only(db_backend: str, request: pytest.FixtureRequest, tmp_path_factory):
+    yield from _imported(db_backend, request, tmp_path_factory, _real_only)
+
+
+@pytest.fixture(scope="session")
+def demo_then_real(db_backend: str, request: pytest.FixtureRequest, tmp_path_factory):
+    yield from _imported(db_backend, request, tmp_path_factory, _demo_then_real)
+
+
+@pytest.fixture(scope="session")
+def demo_layer_then_real(db_backend: str, request: pytest.FixtureRequest, tmp_path_factory):
+    yield from _imported(db_backend, request, tmp_path_factory, _demo_layer_then_real)
+
+
+@pytest.fixture
+def imported(request: pytest.FixtureRequest):
+    """(template, real import counts) of the catalog named by the test's ``catalog_from`` marker."""
+    return request.getfixturevalue(request.node.get_closest_marker("catalog_from").args[0])
+
+
+@pytest.fixture
+def db_url(db_backend: str, request: pytest.FixtureRequest, tmp_path: Path):
+    """A copy of the ``catalog_from`` catalog when the test names one, else a fresh migrated database."""
+    if request.node.get_closest_marker("catalog_from") is not None:
+        template = request.getfixturevalue("imported")[0]
+    else:
+        template = request.getfixturevalue("sqlite_template" if db_backend == "sqlite" else "pg_template")
+    yield from copy_of(db_backend, template, tmp_path)
+
+
+@pytest.fixture
+def never_had_demo(db_backend: str, real_only, tmp_path: Path):
+    """A database with the real side imported and never the demo."""
+    (tmp_path / "never").mkdir()
+    yield from copy_of(db_backend, real_only[0], tmp_path / "never")
 
 
 async def _users_things(sessions, demo_zard, real_zard, demo_pikachu, demo_shadowless, wemby) -> dict:
@@ -105,10 +172,8 @@ async def _charizards(sessions) -> dict[bool, uuid.UUID]:
     return {bool(d): i for d, i in rows}
 
 
-async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url, second_db, tmp_path, monkeypatch,
-                                                                capsys):
-    await _demo_layer(sessions)
-    await _real(sessions, tmp_path)
+@pytest.mark.catalog_from("demo_layer_then_real")
+async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url, never_had_demo, monkeypatch, capsys):
     zards = await _charizards(sessions)
     pikachus = await _one(sessions, select(Card.id).where(Card.name == "Pikachu", Card.number == "58", Card.demo))
     real_pikachu = await _one(sessions, select(Card.id).join(CardSet, CardSet.id == Card.set_id).where(
@@ -136,11 +201,9 @@ async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url
     assert "1 collection entries and 2 want-list items moved" in out.err
     assert "collection 'Main': Victor Wembanyama" in out.err
 
-    engine = create_engine(second_db)
+    engine = create_engine(never_had_demo)
     try:
-        never = sessionmaker(engine)
-        await _real(never, tmp_path / "again")
-        assert await catalog_dump(sessions) == await catalog_dump(never)
+        assert await catalog_dump(sessions) == await catalog_dump(sessionmaker(engine))
     finally:
         await engine.dispose()
     async with sessions() as s:
@@ -160,11 +223,11 @@ async def test_demo_remove_leaves_the_catalog_that_never_had_it(sessions, db_url
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"] == 0
 
 
-@pytest.mark.parametrize("with_demo", [False, True], ids=["real-only", "demo-and-real"])
-async def test_psa_sales_match_the_real_base_set_charizard(sessions, client, auth, tmp_path, with_demo):
-    if with_demo:
-        await demo.run(sessions, None)
-    counts = await _real(sessions, tmp_path)
+@pytest.mark.parametrize("with_demo", [
+    pytest.param(False, id="real-only", marks=pytest.mark.catalog_from("real_only")),
+    pytest.param(True, id="demo-and-real", marks=pytest.mark.catalog_from("demo_then_real"))])
+async def test_psa_sales_match_the_real_base_set_charizard(sessions, client, auth, imported, with_demo):
+    counts = imported[1]  # what importing the real side (after the demo, with_demo) returned
     assert counts["files"] == 26 and counts["matched_files"] == 25 and counts["unmatched_files"] == 1
     assert counts["records"] + counts["skipped_rows"] + counts["duplicate_rows"] + counts["unmatched_rows"] == 2859
     assert {"file": "1993-magic-gathering-unlimited-black-lotus.csv", "row": None,
@@ -232,9 +295,8 @@ async def test_demo_prices_come_from_demo_price_records(sessions, client, auth):
     assert max(r["date"] for r in tens) == date(2026, 11, 1).isoformat()
 
 
-async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessions, client, auth, tmp_path):
-    await demo.run(sessions, None)
-    await _real(sessions, tmp_path)
+@pytest.mark.catalog_from("demo_then_real")
+async def test_readme_questions_answer_about_the_real_card_beside_the_demo(sessions, client, auth):
 
     async def ask(q: str) -> dict:
         r = await client.post("/v1/ai/query", json={"query": q}, headers=auth)
@@ -264,9 +326,8 @@ async def _synthetic_cards(sessions) -> dict[str, set[tuple[bool, str]]]:
     return out
 
 
-async def test_synthetic_generators_draw_real_cards_beside_the_demo(sessions, tmp_path):
-    await demo.run(sessions, None)
-    await _real(sessions, tmp_path)
+@pytest.mark.catalog_from("demo_then_real")
+async def test_synthetic_generators_draw_real_cards_beside_the_demo(sessions):
     for gen in (population_synthetic, prices_synthetic, listings_synthetic):
         await gen.run(sessions, "40")
     first = await _synthetic_cards(sessions)

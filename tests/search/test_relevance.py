@@ -1,6 +1,6 @@
 """Relevance on the real catalog (JunkWax + TCGdex): at least 95% of the queries in
-``relevance_cases`` find their entry in the top 3. Imported once per session (SQLite); skips without
-../shared/data. ``python -m tests.search.test_relevance DB_URL`` prints the failures."""
+``relevance_cases`` find their entry in the top 3. Imported and indexed once (SQLite; kept in the eval
+cache, ``evals/cache.py``); skips without ../shared/data. ``python -m tests.search.test_relevance DB_URL`` prints the failures."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlalchemy import select
 from store.db import create_engine, sessionmaker
 from store.importers import junkwax, tcgdex
 from store.models import Card, Release
-from store.search import CatalogIndex, build, index_root
+from store.search import CatalogIndex, index_root, open_current
 from store.search.fold import fold
 from tests.conftest import shared_data
 from tests.search.relevance_cases import Case, all_cases
@@ -48,27 +48,48 @@ async def _evaluate(index: CatalogIndex, sessions) -> tuple[list[tuple[Case, lis
 
 @pytest.fixture(scope="session")
 def real_catalog(sqlite_template, tmp_path_factory) -> tuple[str, Path, dict[str, float]]:
-    """The real catalog in a SQLite file and its index, made once per session: (url, index path, seconds)."""
-    junk, tcg = shared_data("junkwax"), shared_data("tcgdex")
-    path = tmp_path_factory.mktemp("real") / "real.sqlite3"
-    shutil.copyfile(sqlite_template, path)
-    url = f"sqlite+aiosqlite:///{path}"
+    """The real catalog in a SQLite file and its index: (url, index path, seconds). Imported and indexed
+    once, then kept in the eval cache (keyed on the data, importers, migrations, index code and this file)."""
+    from evals.cache import cached_database, import_key, keep_index, restore_index
 
-    async def fill() -> tuple[Path, dict[str, float]]:
+    junk, tcg = shared_data("junkwax"), shared_data("tcgdex")
+    took: dict[str, float] = {"import_s": 0.0, "index_s": 0.0}
+
+    def imported(dest: Path) -> None:
+        shutil.copyfile(sqlite_template, dest)
+
+        async def fill() -> None:
+            engine = create_engine(f"sqlite+aiosqlite:///{dest}")
+            try:
+                sessions = sessionmaker(engine)
+                await junkwax.run(sessions, str(junk))
+                await tcgdex.run(sessions, str(tcg))
+            finally:
+                await engine.dispose()
+
+        t0 = time.perf_counter()
+        asyncio.run(fill())
+        took["import_s"] = time.perf_counter() - t0
+
+    cached = cached_database("relevance", import_key(junk.parent, ("junkwax", "tcgdex"), Path(__file__)), imported)
+    path = tmp_path_factory.mktemp("real") / "real.sqlite3"
+    shutil.copyfile(cached, path)
+    url = f"sqlite+aiosqlite:///{path}"
+    root = index_root(url, str(path.parent / "search"))
+
+    async def index() -> Path:
         engine = create_engine(url)
         try:
-            sessions = sessionmaker(engine)
-            t0 = time.perf_counter()
-            await junkwax.run(sessions, str(junk))
-            await tcgdex.run(sessions, str(tcg))
-            t1 = time.perf_counter()
-            index = await build(sessions, index_root(url, str(path.parent / "search")))
-            return index.path, {"import_s": t1 - t0, "index_s": time.perf_counter() - t1}
+            return (await open_current(sessionmaker(engine), root)).path
         finally:
             await engine.dispose()
 
-    index_path, took = asyncio.run(fill())
-    print(f"\nreal catalog imported in {took['import_s']:.1f} s, indexed in {took['index_s']:.1f} s")
+    restore_index(cached, root)
+    t1 = time.perf_counter()
+    index_path = asyncio.run(index())
+    took["index_s"] = time.perf_counter() - t1
+    keep_index(cached, root)
+    print(f"\nreal catalog imported in {took['import_s']:.1f} s, indexed in {took['index_s']:.1f} s (0: cached)")
     return url, index_path, took
 
 
@@ -88,8 +109,6 @@ async def test_top3_relevance_on_the_real_catalog(real_catalog):
 
 if __name__ == "__main__":  # a quick look at an existing database and its current index
     async def main(url: str) -> None:
-        from store.search import open_current
-
         engine = create_engine(url)
         sessions = sessionmaker(engine)
         index = await open_current(sessions, index_root(url))
