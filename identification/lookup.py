@@ -46,14 +46,14 @@ class CandidateLookup(Protocol):
         ...
 
 
-async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence[str] | None = None
-                          ) -> tuple[Candidates, Evidence]:
+async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence[str] | None = None,
+                          known: Candidates | None = None) -> tuple[Candidates, Evidence]:
     """Catalog cards the text read may show, and the evidence with the names read whole: names read as a
     whole line (also names of short words, "Ho Oh") and the names found in the lines ``fresh`` (default:
     all; a closer read looks up its new lines only) by the catalog search index, those with a number read
-    first; if none scores as a name read (0.6), the names sharing the most letter triples with the words
-    read ("Prwl Slrenes": beyond the index's typo budget). The best names' cards numbered as read are
-    added, and so are the cards of a year and number read whose release and set were read too (a header
+    first; if none of these nor of the cards ``known`` already scores as a name read (0.6), the names
+    sharing the most letter triples with the words read ("Prwl Slrenes": beyond the index's typo
+    budget). The best names' cards (of these and ``known``) numbered as read are added, and so are the cards of a year and number read whose release and set were read too (a header
     read whole over a name that is not: ``scoring.set_and_number_read``). Last, candidates' names read
     whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``)."""
     t = ev.text
@@ -64,11 +64,12 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
         cands.setdefault(c["card"].id, c)
-    if t.trigram_words and _best(ev, cands) < 0.6:
+    if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):
             cands.setdefault(c["card"].id, c)
     if t.numbers and cands:  # the lookups return some of a name's cards: add those of the number read
-        for c in await lookup.by_names_and_numbers(sc.likeliest_names(ev, cands.values()), numbers):
+        likeliest = sc.likeliest_names(ev, [*cands.values(), *(known or {}).values()])
+        for c in await lookup.by_names_and_numbers(likeliest, numbers):
             cands.setdefault(c["card"].id, c)
     if t.numbers and t.years:  # a header read whole names its card when the name is not read
         for c in await lookup.by_years_and_numbers(sorted(t.years), numbers):
@@ -90,7 +91,7 @@ async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str]
     ev = evidence(lines + more)
     if not more:  # the same lines: their names read whole are among the candidates already
         return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
-    found, ev = await text_candidates(lookup, ev, fresh=more)
+    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands)
     for cid, c in found.items():
         cands.setdefault(cid, c)
     return ev
