@@ -47,7 +47,7 @@ class CandidateLookup(Protocol):
 
 
 async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence[str] | None = None,
-                          known: Candidates | None = None) -> tuple[Candidates, Evidence]:
+                          known: Candidates | None = None, folded: Sequence[str] = ()) -> tuple[Candidates, Evidence]:
     """Catalog cards the text read may show, and the evidence with the names read whole: names read as a
     whole line (also names of short words, "Ho Oh") and the names found in the lines ``fresh`` (default:
     all; a closer read looks up its new lines only) by the catalog search index, those with a number read
@@ -55,11 +55,14 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     sharing the most letter triples with the words read ("Prwl Slrenes": beyond the index's typo
     budget). The best names' cards (of these and ``known``) numbered as read are added, and so are the cards of a year and number read whose release and set were read too (a header
     read whole over a name that is not: ``scoring.set_and_number_read``). Last, candidates' names read
-    whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``)."""
+    whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``).
+    ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too."""
     t = ev.text
     whole = await lookup.by_names(nm.line_names(ev))
     ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
     cands: Candidates = {c["card"].id: c for c in whole}
+    for c in await lookup.by_names(list(folded)) if folded else ():
+        cands.setdefault(c["card"].id, c)
     numbers = number_forms(ev)
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
@@ -85,13 +88,14 @@ def _best(ev: Evidence, cands: Candidates) -> float:
     return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
 
 
-async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates) -> Evidence:
+async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,
+                      folded: Sequence[str] = ()) -> Evidence:
     """The evidence of ``lines`` and a further read's new lines ``more``, the cards they suggest added to
     ``cands``."""
     ev = evidence(lines + more)
     if not more:  # the same lines: their names read whole are among the candidates already
         return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
-    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands)
+    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded)
     for cid, c in found.items():
         cands.setdefault(cid, c)
     return ev
