@@ -104,6 +104,8 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
     lookups and spotting run here. The image work itself stays one step at a time; more cards at once
     would only hold more of the pool's connections while they wait for it. The answers keep the photo's
     order. ``until``: when closer reads stop starting (``deadline``)."""
+    if not readings:
+        return []
     async with ctx.transaction() as s:
         index = await _reference_index(ctx, s)
     search = await catalog_index(ctx)
