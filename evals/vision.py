@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import random
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -392,6 +393,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--uploads", help="the real-upload row instead: path to shared/data (evals/vision_uploads.py: "
                                      "every hockeycards front scan as is and re-saved, against hockeycards, "
                                      "JunkWax and TCGdex)")
+    p.add_argument("--catalog-cache", help="with --uploads: keep the imported catalog in this SQLite file and start "
+                                           "from a copy of it when it exists (the import takes minutes)")
     p.add_argument("--resaves", type=int, default=2, help="with --uploads: re-saves of each scan")
     p.add_argument("--limit", type=int, default=0, help="with --uploads: a random sample of this many uploads")
     p.add_argument("--binders", type=int, default=4, help="with --uploads: binder-page photos composed from the "
@@ -424,7 +427,10 @@ def main(argv: list[str] | None = None) -> None:
     BUDGET = not args.no_budget
     MISSES = args.misses
     with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite+aiosqlite:///{Path(tmp) / 'eval.sqlite3'}"
+        db = Path(tmp) / "eval.sqlite3"
+        if args.uploads and args.catalog_cache and Path(args.catalog_cache).exists():
+            shutil.copyfile(args.catalog_cache, db)
+        url = f"sqlite+aiosqlite:///{db}"
         migrations.upgrade(url)
         asyncio.run(main_async(args, url))
 

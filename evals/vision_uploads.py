@@ -21,16 +21,20 @@ from __future__ import annotations
 import io
 import json
 import random
+import shutil
 import time
 from pathlib import Path
 from typing import Any, TypedDict
 
 import numpy as np
 from PIL import Image
+from sqlalchemy import text
 
 from store.importers import hockeycards, junkwax, tcgdex
 from store.importers._bulk import derive_id
+from store.search import index_root
 from tools import identify as ident
+from tools._search import catalog_index
 from tools._reference_images import index_images
 from vision import pipeline
 from vision.detect import _iou
@@ -183,10 +187,32 @@ def report(mode: str, st: Scores) -> None:
           f"wrong High: {st['wrong_high'] or 'none'}")
 
 
+async def search_index(ctx, cache: Path | None) -> None:
+    """The catalog search index built (or, with a catalog cache, copied from beside it), as ``cardwise
+    import`` leaves it in a deployment: no request of the run waits for it."""
+    saved = Path(f"{cache}.search") if cache is not None else None
+    root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
+    if saved is not None and saved.is_dir():
+        for fp in saved.iterdir():
+            if not (root / fp.name).exists():
+                shutil.copytree(fp, root / fp.name)
+    t = time.perf_counter()
+    index = await catalog_index(ctx)
+    print(f"search index ready in {time.perf_counter() - t:.1f} s ({index.num_docs} documents)", flush=True)
+    if saved is not None and not (saved / index.path.name).exists():
+        shutil.copytree(index.path, saved / index.path.name)
+
+
 async def run(ctx, sessions, data: Path, args) -> None:
     t = time.perf_counter()
-    await build(sessions, data)
-    print(f"catalog imported in {time.perf_counter() - t:.0f} s", flush=True)
+    cache = Path(args.catalog_cache) if args.catalog_cache else None
+    if cache is None or not cache.exists():
+        await build(sessions, data)
+        print(f"catalog imported in {time.perf_counter() - t:.0f} s", flush=True)
+        if cache is not None:  # the catalog as imported, before any reference image is indexed
+            async with sessions() as s:
+                await s.execute(text("VACUUM INTO :path"), {"path": str(cache)})
+    await search_index(ctx, cache)
     items = uploads(data / "hockeycards", args.resaves, random.Random(args.seed))
     if args.limit:
         items = random.Random(args.seed).sample(items, min(args.limit, len(items)))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import string
 import uuid
+from collections.abc import Sequence
 
 import numpy as np
 
 from vision import ocr
 from vision.spotting import NameSpotter, alphabet, spot_numbers, spot_words
+from vision.text import fold
 
 PRINTED = string.digits + string.ascii_letters  # card numbers, release and set words
 
@@ -28,7 +30,23 @@ class CatalogNames:
         self.columns, self.classes = alphabet([*names, PRINTED], ocr.charset())
         self.spotter = NameSpotter(list(names), self.columns)
         self._position = {name: i for i, name in enumerate(names)}
+        self._folded: dict[str, list[str]] = {}  # names as ``vision.text.fold`` writes them
+        for name in names:
+            self._folded.setdefault(fold(name), []).append(name)
         self._masks: dict[uuid.UUID, np.ndarray] = {}
+
+    def folded_in(self, lines: Sequence[str]) -> list[str]:
+        """The names a run of words of ``lines`` is, OCR-confusable letters folded ("Riek Toeehet" is Rick
+        Tocchet: two confusables in a short word are beyond the search index's typo budget)."""
+        out: dict[str, None] = {}
+        for line in lines:
+            ws = fold(line).split()
+            for i in range(len(ws)):
+                for j in range(i + 1, min(len(ws), i + 4) + 1):
+                    run = " ".join(ws[i:j])
+                    if len(run) >= 4:
+                        out.update(dict.fromkeys(self._folded.get(run, ())))
+        return list(out)
 
     def allowed(self, segment_id: uuid.UUID | None) -> np.ndarray | None:
         """The names of one segment (None: every name), as a mask over the spotter's names."""

@@ -58,11 +58,6 @@ def spotted_names(scores: dict[str, float]) -> dict[str, float]:
     return {n: sim for n, sc in scores.items() if (sim := spotted_similarity(sc)) > 0}
 
 
-def folded_query(ev: Evidence) -> list[str]:
-    """The query words folded like ``vision.text.fold`` (for a second, lenient candidate lookup)."""
-    return sorted({fold(w) for w in ev.text.query_words}, key=len, reverse=True)
-
-
 @lru_cache(maxsize=1 << 16)
 def _word_similarity(token: str, read: tuple[str, str]) -> float:
     """A name's word against a word read: letters (confusables folded) and outline (``word_shape``).

@@ -31,6 +31,7 @@ from tools._identify_models import (
 )
 from tools._models import In, Out, Page, Skip, Take, Upload, UUIDStr, listed_as
 from tools._registry import tool
+from tools._search import catalog_index
 from tools.context import ToolContext
 from tools.errors import ServiceError, not_found
 from vision import pipeline
@@ -103,14 +104,17 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
     lookups and spotting run here. The image work itself stays one step at a time; more cards at once
     would only hold more of the pool's connections while they wait for it. The answers keep the photo's
     order. ``until``: when closer reads stop starting (``deadline``)."""
+    if not readings:
+        return []
     async with ctx.transaction() as s:
         index = await _reference_index(ctx, s)
+    search = await catalog_index(ctx)
     names = RequestNames(ctx)
     turns = asyncio.Semaphore(CARDS_AT_ONCE)
 
     async def one(r: pipeline.Reading) -> Detection | None:
         async with turns, ctx.transaction() as s:
-            return await _match(s, r, index, segment_id, names, until)
+            return await _match(s, r, q.CandidateQueries(s, search, segment_id), index, segment_id, names, until)
 
     try:
         async with asyncio.TaskGroup() as tg:  # one card failing cancels the others
@@ -120,11 +124,11 @@ async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], seg
     return [t.result() for t in tasks]
 
 
-async def _match(s, reading: pipeline.Reading, index: HashIndex, segment_id, names: RequestNames,
-                 until: float | None = None) -> Detection | None:
+async def _match(s, reading: pipeline.Reading, lookup: q.CandidateQueries, index: HashIndex, segment_id,
+                 names: RequestNames, until: float | None = None) -> Detection | None:
     """One card: the engine's answer (``identification.match``) as a detection, with its parallels and
     a slab's grading."""
-    found = await identification.match(reading, lookup=q.CandidateQueries(s, segment_id), index=index,
+    found = await identification.match(reading, lookup=lookup, index=index,
                                        names=lambda: names.get(s), until=until, segment_id=segment_id)
     grading = await _grading(s, reading)
     if found is None:

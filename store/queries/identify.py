@@ -1,4 +1,4 @@
-"""Queries behind card identification: candidate cards by OCR text, reference image features,
+"""Queries behind card identification: candidate cards by OCR text (names through the search index), reference image features,
 parallels, grading lookups, identifiable sets and stored identification requests.
 
 A set is identifiable when ``card_set.is_identifiable`` is true; identification only ever matches
@@ -7,6 +7,7 @@ cards of identifiable sets (the same rule as ``GET /v1/identify/list/sets``).
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -32,6 +33,7 @@ from store.models import (
 from store.queries import catalog_version
 from store.queries.demo import matchable
 from store.queries._util import page
+from store.search import CatalogIndex
 
 
 def _card_select():
@@ -66,32 +68,31 @@ async def resolve_segment(*, session: AsyncSession, ident: str) -> Segment | Non
     return (await session.scalars(stmt.limit(1))).first()
 
 
-async def candidates_by_words(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
-                              limit: int = 300, fold_pairs: tuple[tuple[str, str], ...] = (),
-                              numbers: list[str] = ()) -> list[dict[str, Any]]:
-    """Cards whose name contains any of ``words`` (lowercase, LIKE-escaped). With ``fold_pairs`` the
-    name is compared after replacing each ``(a, b)`` in turn, as the caller folded ``words``. Cards
-    numbered one of ``numbers`` come first: a common word ("Energy": thousands of Pokemon cards)
-    matches more cards than ``limit``, and the card photographed must not be among those cut."""
-    if not words:
+TEXT_HITS = 20  # cards of the search index's best names for a card's text (``candidates_by_text``)
+TEXT_NAMES = 8  # distinct names among them whose cards become candidates
+
+
+async def candidates_by_text(*, session: AsyncSession, index: CatalogIndex, read: str, segment_id: uuid.UUID | None,
+                             numbers: list[str] = (), limit: int = 300) -> list[dict[str, Any]]:
+    """Every card of the names the catalog search index finds in ``read`` (lines read off a card: other
+    words, misread letters; ``CatalogIndex.cards_in_text``), those numbered one of ``numbers`` (lowercase)
+    first: the index names the cards, SQL keeps those of identifiable sets (and of the segment) and brings
+    all of a name's cards, since a name's cards score alike in the index and ``TEXT_HITS`` would cut some."""
+    seg = str(segment_id) if segment_id is not None else None
+    hits = await asyncio.to_thread(index.cards_in_text, read, segment=seg, limit=TEXT_HITS)
+    names = list(dict.fromkeys(h.name for h in hits if h.name))[:TEXT_NAMES]
+    if not names:
         return []
-    params = {}
-    if session.get_bind().dialect.name == "sqlite" and not fold_pairs and min(map(len, words)) >= 3:
-        # through the FTS5 trigram table: a phrase of 3+ characters matches where the name contains
-        # it, as LIKE does, without reading every name (37 ms a lookup on 26,000 cards, and growing)
-        fts = select(literal_column("rowid")).select_from(text("card_fts")).where(text("card_fts MATCH :words"))
-        stmt = _card_select().where(literal_column('"card".rowid').in_(fts))
-        params["words"] = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-    else:
-        name = func.lower(Card.name)
-        for a, b in fold_pairs:
-            name = func.replace(name, a, b)
-        stmt = _card_select().where(or_(*[name.contains(w, autoescape=True) for w in words]))
+    # the names in the index's order (a common name's hundreds of cards must not crowd out the name read)
+    rank = case({n: i for i, n in enumerate(names)}, value=Card.name, else_=len(names))
+    stmt = _card_select().where(Card.name.in_(names))
     if numbers:
-        stmt = stmt.order_by(case((func.lower(Card.number).in_(list(numbers)), 0), else_=1))
+        stmt = stmt.order_by(case((func.lower(Card.number).in_(list(numbers)), 0), else_=1), rank)
+    else:
+        stmt = stmt.order_by(rank)
     if segment_id is not None:
         stmt = stmt.where(Release.segment_id == segment_id)
-    return [_row(r) for r in (await session.execute(stmt.limit(limit), params)).all()]
+    return [_row(r) for r in (await session.execute(stmt.limit(limit))).all()]
 
 
 async def candidates_by_trigrams(*, session: AsyncSession, words: list[str], segment_id: uuid.UUID | None,
@@ -168,14 +169,15 @@ async def candidates_by_years_and_numbers(*, session: AsyncSession, years: list[
 
 class CandidateQueries:
     """The candidate lookups of one transaction, bound to a segment or none: what identification's
-    ``CandidateLookup`` asks for (structurally; the store does not import the engine)."""
+    ``CandidateLookup`` asks for (structurally; the store does not import the engine). Names in text go
+    through the catalog search index (``index``); exact names, numbers, years and ids through SQL."""
 
-    def __init__(self, session: AsyncSession, segment_id: uuid.UUID | None = None):
-        self.session, self.segment_id = session, segment_id
+    def __init__(self, session: AsyncSession, index: CatalogIndex, segment_id: uuid.UUID | None = None):
+        self.session, self.index, self.segment_id = session, index, segment_id
 
-    async def by_words(self, words, *, numbers=(), fold_pairs=()) -> list[dict[str, Any]]:
-        return await candidates_by_words(session=self.session, words=list(words), segment_id=self.segment_id,
-                                         numbers=list(numbers), fold_pairs=tuple(fold_pairs))
+    async def by_text(self, read, *, numbers=()) -> list[dict[str, Any]]:
+        return await candidates_by_text(session=self.session, index=self.index, read=read,
+                                        segment_id=self.segment_id, numbers=list(numbers))
 
     async def by_trigrams(self, words) -> list[dict[str, Any]]:
         return await candidates_by_trigrams(session=self.session, words=list(words), segment_id=self.segment_id)
