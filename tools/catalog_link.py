@@ -33,6 +33,7 @@ from tools._search import catalog_index
 
 MAX_RUN = 5
 MAX_CARDS_READ = 3000
+MAX_PRICED_READ = 500   # tied cards whose market data orders them
 
 
 class LinkQuery(In):
@@ -430,6 +431,28 @@ async def _index(ctx: ToolContext) -> Any:
     return await asyncio.shield(task)
 
 
+def _scoped_by_history(index: Any, history: list[str] | None, r: Reading, ents: list[Any], tied: list[Any],
+                       segment: str | None) -> Any:
+    """"what about blastoise" after a question about Base Set: a name alone that ties is read in the
+    release, set or year the conversation was about, when that leaves one card."""
+    if not history or r.years or any(e.kind in ("release", "set") and not e.from_history for e in ents):
+        return None
+    for old in reversed(history[-3:]):
+        old_reading = read(old)
+        older, _ = _link(index, old_reading, segment)
+        # a release named outright, else a set only a few releases have ("base set" is many releases' set)
+        scope = {str(i) for e in older if e.kind == "release" and not e.alternate for i in e.ids} or \
+            {str(i) for e in older if e.kind == "set" and not e.alternate and len(e.ids) <= 3 for i in e.ids}
+        if not scope and not old_reading.year:
+            continue
+        inside = [x for x in tied if str(x.release_id) in scope or str(x.set_id) in scope] if scope else \
+            [x for x in tied if str(x.release_year or "").startswith(old_reading.year or "-")]
+        if len({(x.name, x.release_name, x.set_name, x.number) for x in inside}) == 1:
+            return inside[0]
+        return None
+    return None
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
@@ -480,7 +503,15 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         demo_ids = await demo.demo_card_ids(session=s, card_ids=[t[0].id for t in scored])
     real = {((t[0].name or "").lower(), t[0].number) for t in scored if t[0].id not in demo_ids}
     scored = [t for t in scored if t[0].id not in demo_ids or ((t[0].name or "").lower(), t[0].number) not in real]
+    top = max((t[1] for t in scored), default=0)
+    tier = [t[0].id for t in scored if t[1] >= top - 1e-6][:MAX_PRICED_READ]
+    with_market = set()
+    if len(tier) > 1:  # among cards the words tie, the ones with market data first (a collector's usual card)
+        async with ctx.transaction() as s:
+            with_market = set((await s.scalars(select(CardPrice.card_id).where(
+                CardPrice.card_id.in_(tier), CardPrice.parallel_id.is_(None)).distinct())).all())
     scored.sort(key=lambda t: (-t[1], t[0].id in demo_ids, _order_key(t[0], r.order), t[0].variation_of is not None,
+                               t[0].id not in with_market,
                                -(int(t[0].release_year[:4]) if (t[0].release_year or "")[:4].isdigit() else 0),
                                t[0].number_sort or 0))
     best_id, ambiguous, differences = None, False, []
@@ -504,6 +535,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         else:
             ambiguous = True
             differences = _differences(tied)
+            pick = _scoped_by_history(index, query.history, r, ents, tied, segment)
+            if pick is not None:
+                best_id, ambiguous, differences = str(pick.id), False, []
+                scored.sort(key=lambda t: t[0].id != pick.id)   # the card picked leads the candidates
     keep = scored[:query.take]
     ids = [t[0].id for t in keep]
     async with ctx.transaction() as s:

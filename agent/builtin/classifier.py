@@ -42,12 +42,18 @@ def vocabulary() -> frozenset[str]:
 
 def _near(word: str, vocab: frozenset[str]) -> str | None:
     """A family word one edit away ("colection" -> "collection"), for words of 5+ letters."""
-    if len(word) < 5:
-        return None
+    if len(word) < 5 or _everyday(word):
+        return None   # a word in its own right ("light" is not a mistyped "flight")
     for v in vocab:
         if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
             return v
     return None
+
+
+def _everyday(word: str) -> bool:
+    from tools.catalog_link import common_words
+
+    return word in common_words()
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
+from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
 from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
@@ -36,14 +36,26 @@ def _previous_intent(history: list[str]) -> Intent | None:
     return None
 
 
+ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme another|give me another|do it again|"
+                     r"same again|next)( one| card| please| pls)*\s*[.!?]*\s*$", re.I)
+
+
 def understand(conv: Conversation) -> State:
+    if conv.history and ANOTHER.match(conv.question):
+        conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = classify(conv.question)
-    elliptical = bool(ELLIPSIS.match(conv.question)) and ent.elliptical
+    # "and the psa 9?", "what about dark scizor": the earlier family, about these words
+    elliptical = bool(ELLIPSIS.match(conv.question)) and (
+        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
     if conv.history and (ent.reply or elliptical or (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
         if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown"):
             intent = earlier
+    if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
+            r"\bhow (many|big|large)\b|\bwhen\b|\bsets?\b.*\bin\b.*\?$", conv.question, re.I) and \
+            re.search(r"\b(who|which|what)( card)? is\b|\bcard\s*#?\d", conv.question, re.I):
+        intent = DETAILS   # "who is card 58 in base set": a release and a number name a card
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
@@ -56,12 +68,46 @@ def understand(conv: Conversation) -> State:
         else:
             if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
                 ent.reading.company = "PSA"   # a grade name alone: the most common scale
+    if intent is not None and intent.name in ("set_facts", "find") and ent.segment and \
+            re.search(r"\bhow many\b.*\b(sets|releases|expansions)\b", conv.question, re.I) and \
+            all(fold(w) in NEVER_NAMES or fold(w) in SEGMENT_WORDS or fold(w) in classifier.vocabulary()
+                for _, w in ent.tokens):
+        intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
+    if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (
+            "grades", "feedback", "help", "glossary", "unknown") and not intent.collection):
+        intent = BY_NAME["grades"]   # grading words and nothing to look up: the grading scales
+        if not ent.company:
+            ent.reading.company = "PSA"
+    if conv.history and ADD_VERBS.search(conv.question.lower()) and ADDS_TO_IT.search(conv.question):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name in ("wantlist", "wantlist_add"):
+            intent = BY_NAME["wantlist_add"]   # "add blastoise to it" after reading the want list
     st = State(intent, ent, conv, confidence)
+    if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
+            _everyday_words_only(conv.question):
+        st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
+
+
+ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
+LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population"}
+
+
+def _everyday_words_only(text: str) -> bool:
+    """The words that may name a card are all everyday English words ("store", "binder", "weekend"),
+    with no year or number: such a word is a card only when the catalog has it as a whole name."""
+    from tools.catalog_link import common_words
+
+    r = read(text)
+    if r.years or r.number:
+        return False
+    vocab = classifier.vocabulary()
+    left = [fold(w) for _, w in r.tokens if fold(w) not in NEVER_NAMES]
+    return bool(left) and all(w in common_words() or w in vocab for w in left)
 
 
 # --------------------------------------------------------------------------- variables
@@ -319,6 +365,9 @@ PREDICATES = {
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
+    # "random card from 2021 prizm": a year or a release word alone scopes a pull too
+    "has_scope_words": lambda st: bool(st.ent.has_card_words or st.ent.year or any(
+        fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in st.ent.tokens)),
     "has_card": lambda st: _card_id(st) is not None,
     "no_card": lambda st: _card_id(st) is None,
     "has_set": lambda st: _progress_set_id(st) is not None,
@@ -367,7 +416,8 @@ def decide(conv: Conversation) -> Decision:
     st = understand(conv)
     if st.intent is None or st.intent.name == "unknown":
         return Decision(answer=answers.unanswerable(st))
-    if st.intent.needs_card and not st.ent.has_card_words and not (conv.history and st.ent.follow_up):
+    if st.intent.needs_card and not st.ent.has_card_words and not (conv.history and st.ent.follow_up) and \
+            not (st.intent.name == "parallels" and PREDICATES["has_scope_words"](st)):   # "parallels in 2021 prizm"
         return Decision(answer=answers.which_card(st))
     for group in st.intent.steps:
         pending: list[tuple[str, dict[str, Any]]] = []

@@ -206,6 +206,20 @@ def catalog_stats(st: State) -> str | None:
     if not r:
         return None
     t = lambda k: g(g(r, k, default={}), "total", default=0)  # noqa: E731
+    low = st.ent.text.lower()
+    if re.search(r"\b(manufacturers?|brands?|makers?|companies|who makes)\b", low):
+        makers = sorted(g(g(r, "manufacturers", default={}), "breakdown", default=[]),
+                        key=lambda m: -int(g(m, "releaseCount", "release_count", default=0)))
+        if makers:
+            return (f"The catalog has cards from {plural(len(makers), 'manufacturer')}: " + ", ".join(
+                f"{g(m, 'name', default='?')} ({plural(int(g(m, 'releaseCount', 'release_count', default=0)), 'release')})"
+                for m in makers) + ".")
+    if st.ent.segment:
+        seg = next((x for x in g(g(r, "releases", default={}), "bySegment", "by_segment", default=[])
+                    if fold(g(x, "segmentName", "segment_name", default="")) == fold(st.ent.segment)), None)
+        if seg is not None:
+            return (f"The catalog has {plural(int(g(seg, 'total', default=0)), f'{st.ent.segment} release')} "
+                    f"(each release is a set, or holds a few); {t('releases'):,} releases in all.")
     return (f"The catalog has {t('cards'):,} cards in {t('sets'):,} sets and {t('releases'):,} releases, from "
             f"{t('manufacturers'):,} manufacturers across {t('segments'):,} segments, with {t('parallels'):,} parallels.")
 
