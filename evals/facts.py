@@ -23,6 +23,7 @@ from store.models import (
     CardSet,
     Grade,
     GradingCompany,
+    GradeQualifier,
     GradingType,
     MarketplaceListing,
     Parallel,
@@ -341,6 +342,18 @@ async def f_grade_meaning(env: Env, card: Identity | None, arg: Any, ents: dict)
     return Expect(says=[names])
 
 
+async def f_qualifier(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """What a grading company's qualifier code on a slab means ("PSA OC" -> Off Center)."""
+    company, code = arg.split()
+    async with env.sessions() as s:
+        name = await s.scalar(select(GradeQualifier.name).join(
+            GradingCompany, GradingCompany.id == GradeQualifier.company_id).where(
+            GradingCompany.abbreviation == company, GradeQualifier.code == code))
+    if name is None:
+        raise LookupError(f"{arg}: no such qualifier")
+    return Expect(says=[[name]])
+
+
 async def f_companies(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     return Expect(says=[["PSA"], ["BGS", "Beckett"], ["SGC"], ["CGC"]])
 
@@ -450,6 +463,14 @@ async def f_wantlist(env: Env, card: Identity | None, arg: Any, ents: dict) -> E
 
     wanted = {norm(w["name"]) for w in WANTED}
     return Expect(says=[[w["name"]] for w in WANTED], allowed=wanted | await _wanted(env))
+
+
+async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
+    """Is this card on the caller's want list: a plain yes or no, naming the card."""
+    yes = norm(card.name) in await _wanted(env)
+    return Expect(card=card, says=[["yes", "is on your", "already on", "it's on", "it is on"] if yes else
+                                   ["no", "not on", "isn't on", "is not on"]],
+                  not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _wanted(env))
 
 
 async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
