@@ -41,6 +41,7 @@ NO_DATA = ["no population", "no data", "not available", "no graded", "no pop", "
            "no report", "isn't available", "no counts", "not tracked", "unknown", "no record"]
 NOT_FOUND = ["not in the catalog", "couldn't find", "could not find", "no card", "not find", "isn't in",
              "no match", "not found", "don't have", "do not have", "no results", "nothing"]
+WANT_LIST_WORDS = ["want list", "wantlist", "wish list", "wishlist", "wants"]
 CAN_DO = ["i can", "i can help", "ask me", "i answer", "i help", "try asking", "you can ask", "questions about"]
 
 
@@ -432,9 +433,12 @@ async def f_breakdown(env: Env, card: Identity | None, arg: Any, ents: dict) -> 
 async def f_set_completion(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     out = await invoke("collection_set_progress", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
     s = next(s for s in out["sets"] if s["releaseName"] == arg)
+    rel = await _release(env, arg)
+    async with env.sessions() as db:  # the set's own cards (what is still missing) are on topic
+        in_set = {norm(n) for n in (await db.scalars(select(Card.name).where(Card.release_id == rel.id))).all()}
     return Expect(says=[[s["releaseName"]]], figures=[("percent_or_count", (s["completionPercentage"], s["ownedCards"],
                                                                             s["totalCards"]))],
-                  allowed=await _owned(env))
+                  allowed=await _owned(env) | in_set)
 
 
 async def f_missing(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
@@ -469,7 +473,7 @@ async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expec
     """Is this card on the caller's want list: a plain yes or no, naming the card."""
     yes = norm(card.name) in await _wanted(env)
     return Expect(card=card, says=[["yes", "is on your", "already on", "it's on", "it is on"] if yes else
-                                   ["no", "not on", "isn't on", "is not on"]],
+                                   ["no", "not on", "isn't on", "is not on"], WANT_LIST_WORDS],
                   not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _wanted(env))
 
 
@@ -491,7 +495,8 @@ async def f_not_in_catalog(env: Env, card: Identity | None, arg: Any, ents: dict
 
 
 async def f_lookup(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    return Expect(card=card)
+    # "I couldn't find Adrian Beltre #23 (2024)" repeats the card without finding it
+    return Expect(card=card, not_says=["couldn't find", "could not find", "not in the catalog"])
 
 
 FACTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("f_") and callable(fn)}
