@@ -105,6 +105,10 @@ class NameIndex:
     def releases_in(self, answer: str) -> set[str]:
         """The releases an answer names (normalised), longest first so "Base Set 2" is not "Base Set"."""
         text, found = f" {norm(answer)} ", set()
+        # a set named after an older release ("1989 Topps Baseball Chrome Layer Variations") is not that release
+        for nc in self.not_cards:
+            if nc not in self.releases and f" {nc} " in text and any(f" {r} " in f" {nc} " for r in self.releases):
+                text = text.replace(f" {nc} ", " | ")
         for rel in sorted(self.releases, key=len, reverse=True):
             if f" {rel} " in text:
                 found.add(rel)

@@ -278,6 +278,8 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     names = [e for e in ents if e.kind == "name"]
     if names:
         mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
+        if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh")
+            mine = [e for e in names if not e.alternate and fold(e.name) == fold(row.name or "")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
@@ -388,7 +390,21 @@ async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment:
         stmt = stmt.where(Release.segment_id.in_(select(Segment.id).where(func.lower(Segment.name) ==
                                                                           segment.lower())))
     async with ctx.transaction() as s:
-        return list((await s.execute(stmt.limit(MAX_CARDS_READ))).all())
+        rows = list((await s.execute(stmt.limit(MAX_CARDS_READ))).all())
+        rel = [uuid.UUID(i) for e in ents if e.kind == "release" and not e.alternate for i in e.ids]
+        if names and rel:
+            # the release's own spelling of the name ("Ken Griffey, Jr.", "Ho-oh", "Adrián Beltré"):
+            # its cards whose folded name holds every word of a linked name
+            wanted = [set(fold(e.name).split()) for e in ents if e.kind == "name" and not e.alternate]
+            more = q.card_select().where(Card.release_id.in_(rel[:20]))
+            if r.number:
+                more = more.where(func.lower(Card.number) == r.number.lower())
+            seen = {x.id for x in rows}
+            for x in (await s.execute(more.limit(MAX_CARDS_READ))).all():
+                toks = set(fold(x.name or "").split())
+                if x.id not in seen and any(w and w <= toks for w in wanted):
+                    rows.append(x)
+        return rows
 
 
 async def _attrs(ctx: ToolContext, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
@@ -478,6 +494,14 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
                 break
+    if r.number and r.number.isdigit():
+        # "gyarados base set 2": the release is "Base Set 2", not card #2 of Base Set
+        longer = [h for e in ents if e.kind == "release" and not e.alternate
+                  for h in index.names(f"{e.name} {r.number}", kinds=("release",), limit=3)
+                  if h.exact and fold(h.name) == fold(f"{e.name} {r.number}")]
+        if longer:
+            ents = [e for e in ents if e.kind not in ("release", "set")] + [_entity(h, [r.number]) for h in longer[:1]]
+            r.number = None
     if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") for e in ents):
         # "pokemon 151": a release named by a number
         rel = [h for h in index.names(r.number, kinds=("release",), limit=3) if h.exact

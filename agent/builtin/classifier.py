@@ -80,8 +80,14 @@ def mask(text: str) -> str:
 
 
 def bare_name(text: str) -> bool:
-    """Nothing but names, years and card numbers ("john kruk 89 fleer"): no family words at all."""
+    """Nothing but names, years and card numbers ("john kruk 89 fleer", "larry bird 1986 fleer
+    basketball"): no family words at all (release, brand and sport words count as names here)."""
+    from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS
+
     masked = mask(text)
+    masked = re.sub(r"[A-Za-z][A-Za-z'\-]*", lambda m: "X" if m.group(0).lower() in BRANDS or m.group(0).lower() in
+                    DOMAIN_WORDS or m.group(0).lower() in SEGMENT_WORDS else m.group(0), masked)
+    masked = re.sub(r"X(\s+X)+", "X", masked)
     return "X" in masked and re.fullmatch(r"[X\d\s#/.,:'&()\-]*|[X\d\s#/.,:'&()\-]*[A-Za-z]{1,4}-?\d+[X\d\s#/.,\-]*",
                                           masked) is not None
 

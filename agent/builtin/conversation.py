@@ -32,7 +32,8 @@ def text_of(m: dict[str, Any]) -> str:
 # words that carry a question's intent, mistyped ("wnat list", "feedbak", "colection") and put right
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
-                "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion")
+                "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
+                "many", "have", "much", "cards", "does", "price")
 
 
 def _near(word: str) -> str | None:

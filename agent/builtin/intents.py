@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
-from tools._linking import NEVER_NAMES, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, fold, read
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ INTENTS: tuple[Intent, ...] = (
                              # every owned card's value: "my top 3", "my cheapest card"
                              Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
                                                            "take": 100}, key="owned", needs=("collection_id",),
-                                  optional=True))),
+                                  when="asks_ranking", optional=True))),
     Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
            r"\bmy\b.*\b(up or down|gains?)\b",
            collection=True,
@@ -296,19 +296,37 @@ def classify(text: str) -> tuple[Intent | None, float]:
     # "how many cards do i have from base set": my progress in that set, not the set's size
     if intent is not None and intent.name in ("set_facts", "catalog_stats") and \
             re.search(r"\b(i|i'?ve) (have|own|got)\b|\bdo i (have|own)\b|\bmy\b", low):
-        intent = BY_NAME["set_missing"]
+        set_words = read(text).years or any(fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in read(text).tokens)
+        intent = BY_NAME["set_missing"] if set_words else BY_NAME["collection_count"]
     # "what's the value of my pokemon cards": the collection's value, not a card named so
     if intent is not None and intent.name in ("price", "find", "details") and \
             re.search(r"\bmy\b[\w\s]{0,20}\b(cards|collection|stuff|binder)\b", low) and \
             re.search(r"\b(value|worth|total)\b", low) and not re.search(r"\b(it|its|that|this)\b", low):
         intent = BY_NAME["collection_value"]
     # "my top one by value", "the best card i have": the collection's, whatever else the words resemble
-    if intent is not None and intent.name in ("price", "find", "details", "parallels", "collection_value") and \
+    if (intent is None or intent.name in ("price", "find", "details", "parallels", "random", "unknown")) and \
             MY_BEST.search(low):
         intent = BY_NAME["collection_best"]
-    # a write needs a verb that asks for it: a look-alike question never adds to a list
-    if intent is not None and intent.name == "wantlist_add" and not ADD_VERBS.search(low):
+    # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
+    # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
+    if intent is not None and intent.name == "wantlist_add" and (
+            not ADD_VERBS.search(low) or re.match(r"^\s*(did|have|has|is|was|are|were)\b", low) or "already" in low):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
+    if intent is not None and intent.name in ("owns", "collection_cards") and WANT_WORDS.search(low) and \
+            not re.search(r"\bcollection\b", low):
+        intent = BY_NAME["wantlist"]   # "is base set machamp on my wishlist"
+    if intent is not None and intent.name == "wantlist" and \
+            re.match(r"^\s*(want ?list|wish ?list|wants)\s*[:\-]\s*\S", low) and _names_left(text):
+        intent = BY_NAME["wantlist_add"]   # "wantlist: larry bird 86-87 fleer #9"
+    if intent is not None and intent.name == "owns" and not re.search(
+            r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
+        intent = None   # "order me a pizza": nothing about owning
+    if intent is not None and intent.name == "set_missing" and not re.search(r"\bmissing|\bneed\b|\bdon'?t have", low) \
+            and not _names_left(text) and not read(text).years and re.search(r"\bhow many\b", low):
+        intent = BY_NAME["collection_count"]   # "anyway how many cards do i have": no set named
+    if intent is not None and re.search(r"\bmy\b", low) and \
+            re.search(r"\b(group|break ?down|sort|split|organi[sz]e)\b.*\bby\b", low):
+        intent = BY_NAME["breakdown"]   # "group my cards by set/release"
     return intent, confidence
 
 
@@ -352,7 +370,8 @@ def _classify(text: str) -> tuple[Intent | None, float]:
         return BY_NAME["grades"], 0.9   # "which grading services do you know about"
     if re.search(r"\b(can|could|will|would|do) you (grade|slab|authenticate|buy|sell|appraise)\b", text, re.I):
         return BY_NAME["unknown"], 1.0   # a service we do not offer ("can you grade my card for me")
-    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?grade\b", text, re.I) and \
+    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?(\w+\s+)?grade\b|"
+                 r"\bhow (low|high) does (the )?\w+ (scale|grading|grade)s? go\b", text, re.I) and \
             read(text).company and not _names_left(text):
         return BY_NAME["grades"], 0.9   # "lowest grade from bekett": the company's scale
     if scale_question(text):   # a grade's name or meaning ("what's a psa 9 called", "what grade is near mint")

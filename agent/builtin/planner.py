@@ -37,7 +37,8 @@ def _previous_intent(history: list[str]) -> Intent | None:
 
 
 ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme another|give me another|do it again|"
-                     r"same again|next)( one| card| please| pls)*\s*[.!?]*\s*$", re.I)
+                     r"same again|next)( one| card| please| pls)*( from (that|the same|this) (set|release|one))?"
+                     r"\s*[.!?]*\s*$", re.I)
 
 
 def understand(conv: Conversation) -> State:
@@ -50,8 +51,11 @@ def understand(conv: Conversation) -> State:
         ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
     if conv.history and (ent.reply or elliptical or (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown"):
-            intent = earlier
+        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown") \
+                and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
+            intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
+        intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
     if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
             r"\bhow (many|big|large)\b|\bwhen\b|\bsets?\b.*\bin\b.*\?$", conv.question, re.I) and \
             re.search(r"\b(who|which|what)( card)? is\b|\bcard\s*#?\d", conv.question, re.I):
@@ -178,13 +182,18 @@ def _list_id(st: State) -> str | None:
 
 def _progress_set_id(st: State) -> str | None:
     sets = (st.ok("collection_set_progress") or {}).get("sets", [])
-    phrases = [fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []]
-    phrases += [fold(e.get("name") or "") for e in (_link(st) or {}).get("entities") or []]
+    # what was said, and what it was linked to, unless it was a lone release word ("set")
+    ents = [e for e in (_link(st) or {}).get("entities") or [] if fold(e.get("phrase") or "") not in DOMAIN_WORDS]
+    phrases = [fold(e.get("phrase") or "") for e in ents] + [fold(e.get("name") or "") for e in ents]
+    best, best_len = None, 0
     for s in sets:
         names = {fold(s.get("setName") or ""), fold(s.get("releaseName") or "")}
-        if any(p and (p in names or any(p in n for n in names if n)) for p in phrases):
-            return s.get("setId")
-    return None
+        for p in phrases:
+            # the longest phrase said that is a whole name or whole words of one ("neo destiny", not "set")
+            if p and len(p) > best_len and (p in names or any(f" {p} " in f" {n} " for n in names if n)) and \
+                    p not in DOMAIN_WORDS:
+                best, best_len = s.get("setId"), len(p)
+    return best
 
 
 SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I)
@@ -270,7 +279,10 @@ def _want_card_ids(st: State) -> list[str] | None:
 def _linked_name(st: State) -> str | None:
     """A name to pull a random card of; words that also name a release or set ("fossil") scope instead."""
     scopes = {fold(e.get("phrase") or "") for e in _entities(st, "release") + _entities(st, "set")}
-    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes]
+    from tools.catalog_link import common_words
+
+    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes
+             and fold(e.get("phrase") or "") not in common_words()]   # "grant me a random card": no name
     return names[0]["name"] if names else None
 
 
@@ -379,6 +391,7 @@ PREDICATES = {
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
+    "asks_ranking": lambda st: answers.collection.asks_ranking(st),
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
     "feedback_card": lambda st: _feedback_card(st),
     "no_feedback_card": lambda st: not _feedback_card(st),
@@ -465,17 +478,21 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
     done, result = _done(st, tool, args)
     if done:
         st.results[step.result_key] = result
-        if step.result_key == "link" and st.tentative and not _confident_link(result):
+        if step.result_key == "link" and st.tentative and not _confident_link(
+                result, whole=classifier.bare_name(st.conv.question) or not _everyday_words_only(st.conv.question)):
             return answers.unanswerable(st)
         return None
     pending.append((tool, args))
     return None
 
 
-def _confident_link(link: Any) -> bool:
+def _confident_link(link: Any, whole: bool = True) -> bool:
+    """An exact name, release or set; among everyday words ("is the site down for maintenance"), only a
+    name of two words or more ("jim rice") is one."""
     if not isinstance(link, dict):
         return False
-    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") for e in link.get("entities") or [])
+    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") and
+               (whole or len(str(e.get("name") or "").split()) >= 2) for e in link.get("entities") or [])
 
 
 __all__ = ["BY_NAME", "Decision", "PREDICATES", "decide", "understand", "variable"]

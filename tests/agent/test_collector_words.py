@@ -114,3 +114,29 @@ def test_a_random_pull_is_scoped_by_a_year_or_release_word_alone(question):
 def test_parallels_of_a_release_need_no_card():
     d = first_calls("how many parallels in 2023 topps chrome", offered=ALL + ["catalog_release", "catalog_set"])
     assert d.calls and d.calls[0][0] == "catalog_link"
+
+
+def test_the_catalogs_other_spelling_of_a_linked_name_is_that_name():
+    from types import SimpleNamespace
+
+    from tools._linking import read
+    from tools.catalog_link import LinkedEntity, _score
+    rel = LinkedEntity(kind="release", name="1990 Leaf Baseball", phrase="1990 leaf", score=1.0, exact=True, count=1,
+                       ids=["r1"])
+    name = LinkedEntity(kind="name", name="Ho-Oh Jr.", phrase="ho-oh jr", score=1.0, exact=True, count=1, ids=["x"])
+    row = SimpleNamespace(name="Ho-oh, Jr.", release_year="1990", release_id="r1", release_name="1990 Leaf Baseball",
+                          number="7", set_id="s1", set_name="Base", numbered_to=None, raw_cents=None, variation_of=None)
+    _, matched, missed = _score(row, [], read("ho-oh jr 1990 leaf 7"), [name, rel])
+    assert {"name", "release", "number"} <= set(matched) and not missed
+    other = SimpleNamespace(**{**row.__dict__, "name": "Ho-oh Sr."})
+    assert "name" in _score(other, [], read("ho-oh jr 1990 leaf 7"), [name, rel])[2]
+
+
+def test_the_set_asked_about_is_the_longest_whole_name_said_not_a_shared_word():
+    st = _understand("how complete is my jungle set")
+    st.results["collection_set_progress"] = {"sets": [
+        {"setId": "s-base", "setName": "Base Set", "releaseName": "Base Set"},
+        {"setId": "s-jungle", "setName": "Jungle", "releaseName": "Jungle"}]}
+    st.results["link"] = {"entities": [{"kind": "release", "name": "Jungle", "phrase": "jungle"},
+                                       {"kind": "set", "name": "Base Set", "phrase": "set"}], "cards": []}
+    assert planner._progress_set_id(st) == "s-jungle"

@@ -48,3 +48,12 @@ def test_the_card_itself_still_counts_when_named_apart_from_the_parallel():
     assert _judge(exp, "Ja Morant - 2019-20 Panini Prizm #249. Also see Lime #12.").verdict == WRONG_CARD
     assert _judge(Expect(no_card=True), "A Red Apple parallel exists.", trap=True).verdict == RIGHT
     assert _judge(Expect(no_card=True), "Apple from Rebel Clash sells for $2.", trap=True).verdict == WRONG_CARD
+
+
+def test_a_set_named_after_an_older_release_is_not_that_release():
+    idx = _index()
+    idx.releases = {"2024 topps chrome baseball": "Baseball", "1989 topps baseball": "Baseball"}
+    idx.not_cards += ["1989 topps baseball chrome layer variations", "1989 topps baseball", "2024 topps chrome baseball"]
+    answer = "Here is a random card: 2024 Topps Chrome Baseball Ja Morant #89BCL-12 (1989 Topps Baseball Chrome Layer Variations)."
+    assert idx.releases_in(answer) == {"2024 topps chrome baseball"}
+    assert idx.releases_in("1989 Topps Baseball Ja Morant #12") == {"1989 topps baseball"}

@@ -159,14 +159,14 @@ def grades(st: State) -> str | None:
         company = g(gg, "gradingCompany", default={})
         comp = g(company, "fullName", default=None) or g(company, "name", default=st.ent.company)
         text = st.ent.text.lower()
-        if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum")):
+        if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum", "how low", "how high")):
             def val(x: dict[str, Any]) -> float:
                 try:
                     return float(str(x.get("grade")).split()[0])
                 except ValueError:
                     return -1.0
             ranked = sorted((x for x in entries if val(x) >= 0), key=val)
-            pick = ranked[0] if any(w in text for w in ("lowest", "worst", "minimum")) else ranked[-1]
+            pick = ranked[0] if any(w in text for w in ("lowest", "worst", "minimum", "how low")) else ranked[-1]
             word = "lowest" if pick is ranked[0] else "highest"
             return (f"The {word} {st.ent.company or comp} grade is {pick.get('grade')}"
                     f"{' (' + pick['condition'] + ')' if pick.get('condition') else ''}. "

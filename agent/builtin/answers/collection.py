@@ -54,6 +54,11 @@ _TOP_N = re.compile(r"\b(?:top|best|most valuable|priciest)\s+(\d{1,2}|two|three
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
+def asks_ranking(st: State) -> bool:
+    """"my cheapest card", "my top 3": every owned card's value is needed, not only the top one."""
+    return bool(_LEAST.search(st.ent.text) or _TOP_N.search(st.ent.text))
+
+
 def _ranked_owned(st: State) -> str | None:
     """My cheapest card, or my top N: every owned card with a value, ranked."""
     valued = [c for c in _owned_cards(st) if g(c, "currentValue") is not None]
