@@ -92,6 +92,7 @@ def understand(conv: Conversation) -> State:
         st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
+        st.guessed = True   # no family fits: a one-word name counts only when the question is only names
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
@@ -479,7 +480,8 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
     if done:
         st.results[step.result_key] = result
         if step.result_key == "link" and st.tentative and not _confident_link(
-                result, whole=classifier.bare_name(st.conv.question) or not _everyday_words_only(st.conv.question)):
+                result, whole=classifier.bare_name(st.conv.question) or (
+                    not st.guessed and not _everyday_words_only(st.conv.question))):
             return answers.unanswerable(st)
         return None
     pending.append((tool, args))

@@ -140,3 +140,17 @@ def test_the_set_asked_about_is_the_longest_whole_name_said_not_a_shared_word():
     st.results["link"] = {"entities": [{"kind": "release", "name": "Jungle", "phrase": "jungle"},
                                        {"kind": "set", "name": "Base Set", "phrase": "set"}], "cards": []}
     assert planner._progress_set_id(st) == "s-jungle"
+
+
+@pytest.mark.parametrize("question,link_name,answers", [
+    ("fetch me a sandwich", "Sandwich", False),     # no family fits: a one-word card name is not enough
+    ("sandwich", "Sandwich", True),                 # the question is only the name
+])
+def test_a_guessed_card_needs_a_question_of_names_only(question, link_name, answers):
+    st = _understand(question)
+    if st.intent is None or st.intent.name == "unknown":
+        assert not answers
+        return
+    link = {"entities": [{"kind": "name", "name": link_name, "phrase": link_name.lower(), "exact": True}]}
+    whole = planner.classifier.bare_name(question) or (not st.guessed and not planner._everyday_words_only(question))
+    assert planner._confident_link(link, whole=whole) is answers
