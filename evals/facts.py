@@ -23,6 +23,7 @@ from store.models import (
     CardSet,
     Grade,
     GradingCompany,
+    GradeQualifier,
     GradingType,
     MarketplaceListing,
     Parallel,
@@ -40,6 +41,7 @@ NO_DATA = ["no population", "no data", "not available", "no graded", "no pop", "
            "no report", "isn't available", "no counts", "not tracked", "unknown", "no record"]
 NOT_FOUND = ["not in the catalog", "couldn't find", "could not find", "no card", "not find", "isn't in",
              "no match", "not found", "don't have", "do not have", "no results", "nothing"]
+WANT_LIST_WORDS = ["want list", "wantlist", "wish list", "wishlist", "wants"]
 CAN_DO = ["i can", "i can help", "ask me", "i answer", "i help", "try asking", "you can ask", "questions about"]
 
 
@@ -341,6 +343,18 @@ async def f_grade_meaning(env: Env, card: Identity | None, arg: Any, ents: dict)
     return Expect(says=[names])
 
 
+async def f_qualifier(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """What a grading company's qualifier code on a slab means ("PSA OC" -> Off Center)."""
+    company, code = arg.split()
+    async with env.sessions() as s:
+        name = await s.scalar(select(GradeQualifier.name).join(
+            GradingCompany, GradingCompany.id == GradeQualifier.company_id).where(
+            GradingCompany.abbreviation == company, GradeQualifier.code == code))
+    if name is None:
+        raise LookupError(f"{arg}: no such qualifier")
+    return Expect(says=[[name]])
+
+
 async def f_companies(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     return Expect(says=[["PSA"], ["BGS", "Beckett"], ["SGC"], ["CGC"]])
 
@@ -419,9 +433,12 @@ async def f_breakdown(env: Env, card: Identity | None, arg: Any, ents: dict) -> 
 async def f_set_completion(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     out = await invoke("collection_set_progress", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
     s = next(s for s in out["sets"] if s["releaseName"] == arg)
+    rel = await _release(env, arg)
+    async with env.sessions() as db:  # the set's own cards (what is still missing) are on topic
+        in_set = {norm(n) for n in (await db.scalars(select(Card.name).where(Card.release_id == rel.id))).all()}
     return Expect(says=[[s["releaseName"]]], figures=[("percent_or_count", (s["completionPercentage"], s["ownedCards"],
                                                                             s["totalCards"]))],
-                  allowed=await _owned(env))
+                  allowed=await _owned(env) | in_set)
 
 
 async def f_missing(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
@@ -452,6 +469,14 @@ async def f_wantlist(env: Env, card: Identity | None, arg: Any, ents: dict) -> E
     return Expect(says=[[w["name"]] for w in WANTED], allowed=wanted | await _wanted(env))
 
 
+async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
+    """Is this card on the caller's want list: a plain yes or no, naming the card."""
+    yes = norm(card.name) in await _wanted(env)
+    return Expect(card=card, says=[["yes", "is on your", "already on", "it's on", "it is on"] if yes else
+                                   ["no", "not on", "isn't on", "is not on"], WANT_LIST_WORDS],
+                  not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _wanted(env))
+
+
 async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     return Expect(card=card, tools_any=["list_cards_add"], on_list=card, allowed=await _wanted(env))
 
@@ -470,7 +495,8 @@ async def f_not_in_catalog(env: Env, card: Identity | None, arg: Any, ents: dict
 
 
 async def f_lookup(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    return Expect(card=card)
+    # "I couldn't find Adrian Beltre #23 (2024)" repeats the card without finding it
+    return Expect(card=card, not_says=["couldn't find", "could not find", "not in the catalog"])
 
 
 FACTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("f_") and callable(fn)}

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from evals.facts import Expect, Identity
-from evals.names import NameIndex, norm
+from evals.names import NameIndex, fold, norm
 
 RIGHT, WRONG_CARD, UNHELPFUL = "right", "wrong card", "unhelpful"
 _MONEY = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s*([kKmM](?![a-zA-Z]))?")
@@ -105,13 +105,13 @@ def _release_named(card: Identity, answer: str) -> bool:
 
 def unquoted(answer: str) -> str:
     """The answer without quoted examples ('try "2024 Topps Chrome Ohtani #1"'): they claim nothing."""
-    return re.sub(r'"[^"]*"|“[^”]*”', " ", answer)
+    return re.sub(r'"[^"]*"', " ", fold(answer))
 
 
 def says(phrase: str, low: str) -> bool:
     """``phrase`` written in the (lowercased) answer as words: a short word whole ("up" is not "upper",
     "no" is not "not"), a longer one at least from a word start ("increas" finds "increased")."""
-    p = re.escape(phrase.lower().strip())
+    p = re.escape(fold(phrase).lower().strip())
     pattern = rf"(?<![a-z0-9]){p}(?![a-z0-9])" if len(phrase.strip()) <= 3 else rf"(?<![a-z0-9]){p}"
     return re.search(pattern, low) is not None
 
@@ -125,6 +125,7 @@ def asks_back(answer: str) -> bool:
 def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writes: set[str], trap: bool,
           on_list: bool | None = None) -> Verdict:
     reasons: list[str] = []
+    answer = fold(answer)   # a curly apostrophe or dash reads as the straight one
     spots = index.spots(answer)
     bare = unquoted(answer)
     named = [s.name for s in spots]

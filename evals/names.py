@@ -28,9 +28,26 @@ PHRASES = frozenset({"world series", "all star", "hall of fame", "base set", "ro
                      "rookie cup", "team card", "league leaders"})
 
 
+# typographic punctuation written as its plain form ("O’Hoppe" reads as "O'Hoppe", "“Holo”" as '"Holo"')
+_PUNCT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                        "\u00b4": "'", "\u0060": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
+                        "\u2033": '"', "\u00ab": '"', "\u00bb": '"', "\u2010": "-", "\u2011": "-",
+                        "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+                        "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2026": "...", "\uff03": "#"})
+
+
+def fold(text: str) -> str:
+    """Unicode punctuation as its ASCII form, so a curly apostrophe or dash reads like a straight one."""
+    return text.translate(_PUNCT)
+
+
 def norm(text: str) -> str:
-    """Lowercase, accents and punctuation out, one space between words ("Griffey, Jr." -> "griffey jr")."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """Lowercase, accents and punctuation out, one space between words ("Griffey, Jr." -> "griffey jr";
+    any other punctuation, typographic or not, separates words as an ASCII one does)."""
+    text = unicodedata.normalize("NFKD", fold(text))
+    text = "".join("" if unicodedata.category(c) == "Mn" else
+                   " " if not c.isascii() and unicodedata.category(c)[0] in "PSZ" else c for c in text)
+    text = text.encode("ascii", "ignore").decode()
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
@@ -59,7 +76,7 @@ class NameIndex:
     def spots(self, answer: str) -> list[Spot]:
         """The card names in ``answer`` (longest match first, release/set/maker names removed; a quoted
         example such as 'try "2024 Topps Chrome Ohtani #1"' is not a claim about a card)."""
-        answer = re.sub(r'"[^"]*"|“[^”]*”', " ", answer)  # the same as evals.judge.unquoted
+        answer = re.sub(r'"[^"]*"', " ", fold(answer))  # the same as evals.judge.unquoted
         words = re.findall(r"[A-Za-z0-9\u00C0-\u024F]+", answer)
         keys = [norm(w) for w in words]
         covered = [False] * len(words)
@@ -88,6 +105,10 @@ class NameIndex:
     def releases_in(self, answer: str) -> set[str]:
         """The releases an answer names (normalised), longest first so "Base Set 2" is not "Base Set"."""
         text, found = f" {norm(answer)} ", set()
+        # a set named after an older release ("1989 Topps Baseball Chrome Layer Variations") is not that release
+        for nc in self.not_cards:
+            if nc not in self.releases and f" {nc} " in text and any(f" {r} " in f" {nc} " for r in self.releases):
+                text = text.replace(f" {nc} ", " | ")
         for rel in sorted(self.releases, key=len, reverse=True):
             if f" {rel} " in text:
                 found.add(rel)
@@ -109,7 +130,7 @@ class NameIndex:
 async def build_index(sessions: Any) -> NameIndex:
     from sqlalchemy import func, select
 
-    from store.models import Card, CardSet, Manufacturer, Release, Segment
+    from store.models import Card, CardSet, Manufacturer, Parallel, Release, Segment
 
     idx = NameIndex()
     async with sessions() as s:
@@ -128,6 +149,9 @@ async def build_index(sessions: Any) -> NameIndex:
         # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant
         others |= {norm(d) for d in (await s.scalars(select(Card.description).where(
             func.length(Card.description) < 40).distinct())).all() if d}
+        # a parallel's name ("Lime Green Prizm") may hold a card's name ("Lime") as a set's name may
+        others |= {k for k in (norm(n) for n in (await s.scalars(select(Parallel.name).distinct())).all() if n)
+                   if k not in idx.names}
     # a release or set called like a card is still a release or set in an answer
     idx.not_cards = sorted((o for o in others if o and " " in o), key=len, reverse=True)
     return idx

@@ -71,6 +71,8 @@ near excellent poor mint? graded? slab slabs slabbed comps comp going
 made make makes printed produced condition conditions mean means meaning called
 wat wats wut waht hw hwo teh thx ty collector collectors collecting start started beginner newbie
 gap moved moving movement changed change changes hunting track tracking
+binder binders sleeve sleeves sleeved toploader toploaders top-loader storage storing stored shipping shipped
+mail mailed mailman package packages weekend tonight tomorrow yesterday dinner lunch joke weather
 """.split())
 # domain words: part of a release, set or parallel name, never a player's name alone
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",

@@ -33,6 +33,7 @@ from tools._search import catalog_index
 
 MAX_RUN = 5
 MAX_CARDS_READ = 3000
+MAX_PRICED_READ = 500   # tied cards whose market data orders them
 
 
 class LinkQuery(In):
@@ -277,6 +278,8 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     names = [e for e in ents if e.kind == "name"]
     if names:
         mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
+        if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh")
+            mine = [e for e in names if not e.alternate and fold(e.name) == fold(row.name or "")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
@@ -387,7 +390,21 @@ async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment:
         stmt = stmt.where(Release.segment_id.in_(select(Segment.id).where(func.lower(Segment.name) ==
                                                                           segment.lower())))
     async with ctx.transaction() as s:
-        return list((await s.execute(stmt.limit(MAX_CARDS_READ))).all())
+        rows = list((await s.execute(stmt.limit(MAX_CARDS_READ))).all())
+        rel = [uuid.UUID(i) for e in ents if e.kind == "release" and not e.alternate for i in e.ids]
+        if names and rel:
+            # the release's own spelling of the name ("Ken Griffey, Jr.", "Ho-oh", "Adrián Beltré"):
+            # its cards whose folded name holds every word of a linked name
+            wanted = [set(fold(e.name).split()) for e in ents if e.kind == "name" and not e.alternate]
+            more = q.card_select().where(Card.release_id.in_(rel[:20]))
+            if r.number:
+                more = more.where(func.lower(Card.number) == r.number.lower())
+            seen = {x.id for x in rows}
+            for x in (await s.execute(more.limit(MAX_CARDS_READ))).all():
+                toks = set(fold(x.name or "").split())
+                if x.id not in seen and any(w and w <= toks for w in wanted):
+                    rows.append(x)
+        return rows
 
 
 async def _attrs(ctx: ToolContext, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
@@ -430,6 +447,28 @@ async def _index(ctx: ToolContext) -> Any:
     return await asyncio.shield(task)
 
 
+def _scoped_by_history(index: Any, history: list[str] | None, r: Reading, ents: list[Any], tied: list[Any],
+                       segment: str | None) -> Any:
+    """"what about blastoise" after a question about Base Set: a name alone that ties is read in the
+    release, set or year the conversation was about, when that leaves one card."""
+    if not history or r.years or any(e.kind in ("release", "set") and not e.from_history for e in ents):
+        return None
+    for old in reversed(history[-3:]):
+        old_reading = read(old)
+        older, _ = _link(index, old_reading, segment)
+        # a release named outright, else a set only a few releases have ("base set" is many releases' set)
+        scope = {str(i) for e in older if e.kind == "release" and not e.alternate for i in e.ids} or \
+            {str(i) for e in older if e.kind == "set" and not e.alternate and len(e.ids) <= 3 for i in e.ids}
+        if not scope and not old_reading.year:
+            continue
+        inside = [x for x in tied if str(x.release_id) in scope or str(x.set_id) in scope] if scope else \
+            [x for x in tied if str(x.release_year or "").startswith(old_reading.year or "-")]
+        if len({(x.name, x.release_name, x.set_name, x.number) for x in inside}) == 1:
+            return inside[0]
+        return None
+    return None
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
@@ -455,6 +494,14 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
                 break
+    if r.number and r.number.isdigit():
+        # "gyarados base set 2": the release is "Base Set 2", not card #2 of Base Set
+        longer = [h for e in ents if e.kind == "release" and not e.alternate
+                  for h in index.names(f"{e.name} {r.number}", kinds=("release",), limit=3)
+                  if h.exact and fold(h.name) == fold(f"{e.name} {r.number}")]
+        if longer:
+            ents = [e for e in ents if e.kind not in ("release", "set")] + [_entity(h, [r.number]) for h in longer[:1]]
+            r.number = None
     if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") for e in ents):
         # "pokemon 151": a release named by a number
         rel = [h for h in index.names(r.number, kinds=("release",), limit=3) if h.exact
@@ -480,7 +527,15 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         demo_ids = await demo.demo_card_ids(session=s, card_ids=[t[0].id for t in scored])
     real = {((t[0].name or "").lower(), t[0].number) for t in scored if t[0].id not in demo_ids}
     scored = [t for t in scored if t[0].id not in demo_ids or ((t[0].name or "").lower(), t[0].number) not in real]
+    top = max((t[1] for t in scored), default=0)
+    tier = [t[0].id for t in scored if t[1] >= top - 1e-6][:MAX_PRICED_READ]
+    with_market = set()
+    if len(tier) > 1:  # among cards the words tie, the ones with market data first (a collector's usual card)
+        async with ctx.transaction() as s:
+            with_market = set((await s.scalars(select(CardPrice.card_id).where(
+                CardPrice.card_id.in_(tier), CardPrice.parallel_id.is_(None)).distinct())).all())
     scored.sort(key=lambda t: (-t[1], t[0].id in demo_ids, _order_key(t[0], r.order), t[0].variation_of is not None,
+                               t[0].id not in with_market,
                                -(int(t[0].release_year[:4]) if (t[0].release_year or "")[:4].isdigit() else 0),
                                t[0].number_sort or 0))
     best_id, ambiguous, differences = None, False, []
@@ -504,6 +559,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         else:
             ambiguous = True
             differences = _differences(tied)
+            pick = _scoped_by_history(index, query.history, r, ents, tied, segment)
+            if pick is not None:
+                best_id, ambiguous, differences = str(pick.id), False, []
+                scored.sort(key=lambda t: t[0].id != pick.id)   # the card picked leads the candidates
     keep = scored[:query.take]
     ids = [t[0].id for t in keep]
     async with ctx.transaction() as s:

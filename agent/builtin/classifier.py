@@ -42,12 +42,18 @@ def vocabulary() -> frozenset[str]:
 
 def _near(word: str, vocab: frozenset[str]) -> str | None:
     """A family word one edit away ("colection" -> "collection"), for words of 5+ letters."""
-    if len(word) < 5:
-        return None
+    if len(word) < 5 or _everyday(word):
+        return None   # a word in its own right ("light" is not a mistyped "flight")
     for v in vocab:
         if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
             return v
     return None
+
+
+def _everyday(word: str) -> bool:
+    from tools.catalog_link import common_words
+
+    return word in common_words()
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -74,8 +80,14 @@ def mask(text: str) -> str:
 
 
 def bare_name(text: str) -> bool:
-    """Nothing but names, years and card numbers ("john kruk 89 fleer"): no family words at all."""
+    """Nothing but names, years and card numbers ("john kruk 89 fleer", "larry bird 1986 fleer
+    basketball"): no family words at all (release, brand and sport words count as names here)."""
+    from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS
+
     masked = mask(text)
+    masked = re.sub(r"[A-Za-z][A-Za-z'\-]*", lambda m: "X" if m.group(0).lower() in BRANDS or m.group(0).lower() in
+                    DOMAIN_WORDS or m.group(0).lower() in SEGMENT_WORDS else m.group(0), masked)
+    masked = re.sub(r"X(\s+X)+", "X", masked)
     return "X" in masked and re.fullmatch(r"[X\d\s#/.,:'&()\-]*|[X\d\s#/.,:'&()\-]*[A-Za-z]{1,4}-?\d+[X\d\s#/.,\-]*",
                                           masked) is not None
 

@@ -32,7 +32,8 @@ def text_of(m: dict[str, Any]) -> str:
 # words that carry a question's intent, mistyped ("wnat list", "feedbak", "colection") and put right
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
-                "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion")
+                "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
+                "many", "have", "much", "cards", "does", "price")
 
 
 def _near(word: str) -> str | None:
@@ -41,6 +42,8 @@ def _near(word: str) -> str | None:
     for w in INTENT_WORDS:
         if low == w:
             return None
+    if _known(low):
+        return None   # a word in its own right ("grades" is not a mistyped "graded")
     for w in INTENT_WORDS:
         if len(low) == len(w) and sorted(low) == sorted(w) and \
                 sum(a != b for a, b in zip(low, w)) == 2 and len(low) >= 4:
@@ -52,6 +55,13 @@ def _near(word: str) -> str | None:
     return None
 
 
+def _known(word: str) -> bool:
+    from agent.builtin.classifier import vocabulary
+    from tools.catalog_link import common_words
+
+    return word in vocabulary() or word in common_words()
+
+
 def _one_edit(a: str, b: str) -> bool:
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b)) == 1
@@ -60,7 +70,21 @@ def _one_edit(a: str, b: str) -> bool:
 
 
 def respell(text: str) -> str:
-    return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or m.group(0), text)
+    return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
+
+
+def _unjoined(word: str) -> str | None:
+    """Two release words written as one ("upperdeck", "baseset", "stadiumclub") written apart."""
+    from tools._linking import BRANDS, DOMAIN_WORDS
+
+    low = word.lower()
+    if len(low) < 6 or _known(low):
+        return None
+    parts = BRANDS | DOMAIN_WORDS | {"deck", "club", "stadium", "collection"}
+    for i in range(3, len(low) - 2):
+        if low[:i] in parts and low[i:] in parts:
+            return f"{word[:i]} {word[i:]}"
+    return None
 
 
 def from_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Conversation:

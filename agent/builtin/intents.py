@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
-from tools._linking import NEVER_NAMES, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, fold, read
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent("calendar", r"\b(upcoming|release calendar|coming out|new releases)\b",
            steps=((Step("release_calendar", {}),),)),
     Intent("random", r"\brandom\b|\bpull (me )?a\b|\bsurprise me\b",
-           steps=((Step("catalog_link", {"text": "$link_text", "take": 1}, key="link", when="has_card_words"),),
+           steps=((Step("catalog_link", {"text": "$link_text", "take": 1}, key="link", when="has_scope_words"),),
                   (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release",
                                                  "setId": "$random_scope_set", "name": "$linked_name"},
                         when="random_in_catalog"),
@@ -122,7 +122,12 @@ INTENTS: tuple[Intent, ...] = (
     Intent("collection_value", r"\b(my|the) collection\b.*\b(worth|value)|\b(worth|value)\b.*\bmy (collection|cards)\b",
            collection=True, steps=_analytics()),
     Intent("collection_best", r"\bmy (top|best|most valuable|priciest)\b|\b(top|best|most valuable)\b.*\bi (own|have)\b",
-           collection=True, steps=_analytics()),
+           collection=True,
+           steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
+                             # every owned card's value: "my top 3", "my cheapest card"
+                             Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                           "take": 100}, key="owned", needs=("collection_id",),
+                                  when="asks_ranking", optional=True))),
     Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
            r"\bmy\b.*\b(up or down|gains?)\b",
            collection=True,
@@ -143,9 +148,13 @@ INTENTS: tuple[Intent, ...] = (
                         needs=("collection_id",), optional=True)))),
     Intent("owns", r"\bdo i (have|own)\b|\bis .* in my collection\b",
            collection=True,
+           # the owned cards by player too: a name the catalog holds many cards of ("griffey") is
+           # answered from the collection rather than with "which one?"
            steps=((COLLECTIONS, LINK),
-                  (Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
-                                                  "take": 20}, needs=("collection_id", "card_id")),))),
+                  (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                        key="owned", needs=("collection_id",), when="no_card", optional=True),
+                   Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
+                                                  "take": 20}, needs=("collection_id",), when="has_card")))),
     Intent("collections", r"\bmy collections\b|\bwhat collections\b|\bhow many collections\b",
            steps=((Step("collections_list", {"take": 20}),),)),
     Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b",
@@ -259,7 +268,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
         ("wantlist_add", r"\b(add|ad|put|save|track|stick|throw|include|pop)\b.*\b(on|to|onto|in|into) (my|the) "
                          r"(want ?list|wish ?list|wants)\b|"
                          r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
-                         r"\b(add|ad|put|save)\s+(it|this|that|him|this one|that one|the card)?\s*(to|on)\s+my\s+(list|wants)\b"))
+                         r"\b(add|ad|put|save|stick|throw|toss|chuck|slap|pop)\b[^?]{0,60}\b(to|on|onto)\s+my\s+(list|wants)\b"))
 
 
 CHAT = set("""hi hello hey hiya yo there good morning afternoon evening night thanks thank you so much very lot
@@ -267,7 +276,8 @@ cheers bye goodbye ok okay cool great nice awesome that's thats all how are you 
 lol haha wow appreciate it""".split())
 
 
-MY_GAINS = re.compile(r"\b(what i paid|paid for|make money|made money|making money|lose money|lost money|losing money|"
+MY_GAINS = re.compile(r"\b(worst investment|best investment|biggest loss|biggest gain|lost value|lose value|"
+                      r"(gone|went|go|goes|going) down in value|what i paid|paid for|pay for|i paid|spent on|spend on|make money|made money|making money|lose money|lost money|losing money|"
                       r"(go|goes|going|gone|went) (up|down)|gaining|losing value|in the (green|red)|up or down)\b")
 
 
@@ -279,7 +289,67 @@ def classify(text: str) -> tuple[Intent | None, float]:
     if intent is not None and intent.name in ("collection_cards", "trend", "price", "collection_value", "owns") and \
             re.search(r"\bmy\b", low) and MY_GAINS.search(low):
         intent = BY_NAME["collection_roi"]
+    # "do i own a charizard": one card of the collection, not the whole list
+    if intent is not None and intent.name in ("collection_cards", "collection_value", "collection_best", "find",
+                                              "details") and OWNS_ASK.search(low) and _names_left(text):
+        intent = BY_NAME["owns"]
+    # "how many cards do i have from base set": my progress in that set, not the set's size
+    if intent is not None and intent.name in ("set_facts", "catalog_stats") and \
+            re.search(r"\b(i|i'?ve) (have|own|got)\b|\bdo i (have|own)\b|\bmy\b", low):
+        set_words = read(text).years or any(fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in read(text).tokens)
+        intent = BY_NAME["set_missing"] if set_words else BY_NAME["collection_count"]
+    # "what's the value of my pokemon cards": the collection's value, not a card named so
+    if intent is not None and intent.name in ("price", "find", "details") and \
+            re.search(r"\bmy\b[\w\s]{0,20}\b(cards|collection|stuff|binder)\b", low) and \
+            re.search(r"\b(value|worth|total)\b", low) and not re.search(r"\b(it|its|that|this)\b", low):
+        intent = BY_NAME["collection_value"]
+    # "my top one by value", "the best card i have": the collection's, whatever else the words resemble
+    if (intent is None or intent.name in ("price", "find", "details", "parallels", "random", "unknown")) and \
+            MY_BEST.search(low):
+        intent = BY_NAME["collection_best"]
+    # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
+    # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
+    if intent is not None and intent.name == "wantlist_add" and (
+            not ADD_VERBS.search(low) or re.match(r"^\s*(did|have|has|is|was|are|were)\b", low) or "already" in low):
+        intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
+    if intent is not None and intent.name in ("owns", "collection_cards") and WANT_WORDS.search(low) and \
+            not re.search(r"\bcollection\b", low):
+        intent = BY_NAME["wantlist"]   # "is base set machamp on my wishlist"
+    if intent is not None and intent.name == "wantlist" and \
+            re.match(r"^\s*(want ?list|wish ?list|wants)\s*[:\-]\s*\S", low) and _names_left(text):
+        intent = BY_NAME["wantlist_add"]   # "wantlist: larry bird 86-87 fleer #9"
+    if intent is not None and intent.name == "owns" and not re.search(
+            r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
+        intent = None   # "order me a pizza": nothing about owning
+    if intent is not None and intent.name == "set_missing" and not re.search(r"\bmissing|\bneed\b|\bdon'?t have", low) \
+            and not _names_left(text) and not read(text).years and re.search(r"\bhow many\b", low):
+        intent = BY_NAME["collection_count"]   # "anyway how many cards do i have": no set named
+    if intent is not None and re.search(r"\bmy\b", low) and \
+            re.search(r"\b(group|break ?down|sort|split|organi[sz]e)\b.*\bby\b", low):
+        intent = BY_NAME["breakdown"]   # "group my cards by set/release"
     return intent, confidence
+
+
+MY_BEST = re.compile(r"\bmy\b.*\b(top|best|most valuable|priciest|cheapest|least valuable)\b[\w\s]{0,12}\b(card|one)\b|"
+                     r"\bmy\b.*\b(card|one)\b.*\b(top|best|highest|most valuable)\b.*\bby value\b|"
+                     r"\b(top|best|most valuable|priciest|cheapest) (card|one) (i (own|have)|in my collection|of mine)\b")
+OWNS_ASK = re.compile(r"\b(do|did) (i|we) (own|have|got)\b|\bhave i got\b|\bi got (a|an|any)\b|"
+                      r"\bis\b.*\bin my (collection|binder|cards)\b|\bany\b.*\bin my (collection|binder)\b")
+ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
+                       r"log|remember|bookmark|want list it|wishlist it)\b")
+WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|chasing|hunting|looking for)\b")
+VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
+                         r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
+
+
+def grading_only(text: str) -> bool:
+    """A grade or grading company and otherwise only the examples' everyday words ("is a bgs 9.5 better
+    than a psa 9", "list the beckett grades"): about the grading scales, no card and no market figure."""
+    r = read(text)
+    if not (r.company or r.grade) or VALUE_ASKED.search(text.lower()) or re.search(r"\bmy\b", text, re.I):
+        return False
+    vocab = classifier.vocabulary()
+    return all(w.lower() in vocab or CONDITIONS.fullmatch(w.lower()) for _, w in r.tokens)
 
 
 def _classify(text: str) -> tuple[Intent | None, float]:
@@ -295,9 +365,13 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if re.search(r"\bgrad(ing|ers?) (compan|services?|outfits?|houses?|firms?)|\bwho (grades|slabs)\b", text, re.I) and \
+            not [w for w in _names_left(text) if w.lower() not in classifier.vocabulary() and not _everyday(w)]:
+        return BY_NAME["grades"], 0.9   # "which grading services do you know about"
     if re.search(r"\b(can|could|will|would|do) you (grade|slab|authenticate|buy|sell|appraise)\b", text, re.I):
         return BY_NAME["unknown"], 1.0   # a service we do not offer ("can you grade my card for me")
-    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?grade\b", text, re.I) and \
+    if re.search(r"\b(lowest|highest|top|worst|minimum|maximum|best)\s+(possible\s+)?(\w+\s+)?grade\b|"
+                 r"\bhow (low|high) does (the )?\w+ (scale|grading|grade)s? go\b", text, re.I) and \
             read(text).company and not _names_left(text):
         return BY_NAME["grades"], 0.9   # "lowest grade from bekett": the company's scale
     if scale_question(text):   # a grade's name or meaning ("what's a psa 9 called", "what grade is near mint")
@@ -368,6 +442,12 @@ def scale_question(text: str) -> bool:
     if not (r.grade or CONDITIONS.search(low)):
         return False
     return not _names_left(text)
+
+
+def _everyday(word: str) -> bool:
+    from tools.catalog_link import common_words
+
+    return word.lower() in common_words()
 
 
 def _names_left(text: str) -> list[str]:

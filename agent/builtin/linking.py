@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools._linking import DOMAIN_WORDS, Reading, fold, read, runs
+from tools._linking import BRANDS, DOMAIN_WORDS, Reading, fold, read, runs
 
 FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
           "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version"}
@@ -48,7 +48,8 @@ class Entities:
     def elliptical(self) -> bool:
         """Only constraints and filler words ("and the PSA 9?", "what about 1990?")."""
         left = [w for _, w in self.reading.tokens if fold(w) not in FILLER]
-        return not left
+        # a release, set or parallel word alone names no new card ("how about the shadowless one")
+        return all(fold(w) in DOMAIN_WORDS or fold(w) in BRANDS for w in left)
 
 
 def parse(text: str, history: list[str] | None = None, last_answer: str = "") -> Entities:

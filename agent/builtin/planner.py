@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import BY_NAME, DETAILS, Intent, Step, classify
+from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
 from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
@@ -36,14 +36,30 @@ def _previous_intent(history: list[str]) -> Intent | None:
     return None
 
 
+ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme another|give me another|do it again|"
+                     r"same again|next)( one| card| please| pls)*( from (that|the same|this) (set|release|one))?"
+                     r"\s*[.!?]*\s*$", re.I)
+
+
 def understand(conv: Conversation) -> State:
+    if conv.history and ANOTHER.match(conv.question):
+        conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = classify(conv.question)
-    elliptical = bool(ELLIPSIS.match(conv.question)) and ent.elliptical
+    # "and the psa 9?", "what about dark scizor": the earlier family, about these words
+    elliptical = bool(ELLIPSIS.match(conv.question)) and (
+        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
     if conv.history and (ent.reply or elliptical or (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown"):
-            intent = earlier
+        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown") \
+                and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
+            intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
+        intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
+    if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
+            r"\bhow (many|big|large)\b|\bwhen\b|\bsets?\b.*\bin\b.*\?$", conv.question, re.I) and \
+            re.search(r"\b(who|which|what)( card)? is\b|\bcard\s*#?\d", conv.question, re.I):
+        intent = DETAILS   # "who is card 58 in base set": a release and a number name a card
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
@@ -56,12 +72,47 @@ def understand(conv: Conversation) -> State:
         else:
             if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
                 ent.reading.company = "PSA"   # a grade name alone: the most common scale
+    if intent is not None and intent.name in ("set_facts", "find") and ent.segment and \
+            re.search(r"\bhow many\b.*\b(sets|releases|expansions)\b", conv.question, re.I) and \
+            all(fold(w) in NEVER_NAMES or fold(w) in SEGMENT_WORDS or fold(w) in classifier.vocabulary()
+                for _, w in ent.tokens):
+        intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
+    if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (
+            "grades", "feedback", "help", "glossary", "unknown") and not intent.collection):
+        intent = BY_NAME["grades"]   # grading words and nothing to look up: the grading scales
+        if not ent.company:
+            ent.reading.company = "PSA"
+    if conv.history and ADD_VERBS.search(conv.question.lower()) and ADDS_TO_IT.search(conv.question):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name in ("wantlist", "wantlist_add"):
+            intent = BY_NAME["wantlist_add"]   # "add blastoise to it" after reading the want list
     st = State(intent, ent, conv, confidence)
+    if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
+            _everyday_words_only(conv.question):
+        st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
+        st.guessed = True   # no family fits: a one-word name counts only when the question is only names
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
+
+
+ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
+LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population"}
+
+
+def _everyday_words_only(text: str) -> bool:
+    """The words that may name a card are all everyday English words ("store", "binder", "weekend"),
+    with no year or number: such a word is a card only when the catalog has it as a whole name."""
+    from tools.catalog_link import common_words
+
+    r = read(text)
+    if r.years or r.number:
+        return False
+    vocab = classifier.vocabulary()
+    left = [fold(w) for _, w in r.tokens if fold(w) not in NEVER_NAMES]
+    return bool(left) and all(w in common_words() or w in vocab for w in left)
 
 
 # --------------------------------------------------------------------------- variables
@@ -132,13 +183,18 @@ def _list_id(st: State) -> str | None:
 
 def _progress_set_id(st: State) -> str | None:
     sets = (st.ok("collection_set_progress") or {}).get("sets", [])
-    phrases = [fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []]
-    phrases += [fold(e.get("name") or "") for e in (_link(st) or {}).get("entities") or []]
+    # what was said, and what it was linked to, unless it was a lone release word ("set")
+    ents = [e for e in (_link(st) or {}).get("entities") or [] if fold(e.get("phrase") or "") not in DOMAIN_WORDS]
+    phrases = [fold(e.get("phrase") or "") for e in ents] + [fold(e.get("name") or "") for e in ents]
+    best, best_len = None, 0
     for s in sets:
         names = {fold(s.get("setName") or ""), fold(s.get("releaseName") or "")}
-        if any(p and (p in names or any(p in n for n in names if n)) for p in phrases):
-            return s.get("setId")
-    return None
+        for p in phrases:
+            # the longest phrase said that is a whole name or whole words of one ("neo destiny", not "set")
+            if p and len(p) > best_len and (p in names or any(f" {p} " in f" {n} " for n in names if n)) and \
+                    p not in DOMAIN_WORDS:
+                best, best_len = s.get("setId"), len(p)
+    return best
 
 
 SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I)
@@ -224,7 +280,10 @@ def _want_card_ids(st: State) -> list[str] | None:
 def _linked_name(st: State) -> str | None:
     """A name to pull a random card of; words that also name a release or set ("fossil") scope instead."""
     scopes = {fold(e.get("phrase") or "") for e in _entities(st, "release") + _entities(st, "set")}
-    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes]
+    from tools.catalog_link import common_words
+
+    names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes
+             and fold(e.get("phrase") or "") not in common_words()]   # "grant me a random card": no name
     return names[0]["name"] if names else None
 
 
@@ -319,6 +378,9 @@ PREDICATES = {
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
+    # "random card from 2021 prizm": a year or a release word alone scopes a pull too
+    "has_scope_words": lambda st: bool(st.ent.has_card_words or st.ent.year or any(
+        fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in st.ent.tokens)),
     "has_card": lambda st: _card_id(st) is not None,
     "no_card": lambda st: _card_id(st) is None,
     "has_set": lambda st: _progress_set_id(st) is not None,
@@ -330,6 +392,7 @@ PREDICATES = {
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
+    "asks_ranking": lambda st: answers.collection.asks_ranking(st),
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
     "feedback_card": lambda st: _feedback_card(st),
     "no_feedback_card": lambda st: not _feedback_card(st),
@@ -367,7 +430,8 @@ def decide(conv: Conversation) -> Decision:
     st = understand(conv)
     if st.intent is None or st.intent.name == "unknown":
         return Decision(answer=answers.unanswerable(st))
-    if st.intent.needs_card and not st.ent.has_card_words and not (conv.history and st.ent.follow_up):
+    if st.intent.needs_card and not st.ent.has_card_words and not (conv.history and st.ent.follow_up) and \
+            not (st.intent.name == "parallels" and PREDICATES["has_scope_words"](st)):   # "parallels in 2021 prizm"
         return Decision(answer=answers.which_card(st))
     for group in st.intent.steps:
         pending: list[tuple[str, dict[str, Any]]] = []
@@ -415,17 +479,22 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
     done, result = _done(st, tool, args)
     if done:
         st.results[step.result_key] = result
-        if step.result_key == "link" and st.tentative and not _confident_link(result):
+        if step.result_key == "link" and st.tentative and not _confident_link(
+                result, whole=classifier.bare_name(st.conv.question) or (
+                    not st.guessed and not _everyday_words_only(st.conv.question))):
             return answers.unanswerable(st)
         return None
     pending.append((tool, args))
     return None
 
 
-def _confident_link(link: Any) -> bool:
+def _confident_link(link: Any, whole: bool = True) -> bool:
+    """An exact name, release or set; among everyday words ("is the site down for maintenance"), only a
+    name of two words or more ("jim rice") is one."""
     if not isinstance(link, dict):
         return False
-    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") for e in link.get("entities") or [])
+    return any(e.get("exact") and e.get("kind") in ("name", "release", "set") and
+               (whole or len(str(e.get("name") or "").split()) >= 2) for e in link.get("entities") or [])
 
 
 __all__ = ["BY_NAME", "Decision", "PREDICATES", "decide", "understand", "variable"]

@@ -21,6 +21,7 @@ class State:
     conv: Conversation
     confidence: float = 1.0
     tentative: bool = False          # a bare-name guess: answer only if the catalog links a name
+    guessed: bool = False            # no family fitted the question at all (a stricter guess)
     results: dict[str, Any] = field(default_factory=dict)
     many: dict[str, list[Any]] = field(default_factory=dict)   # results of ``each`` steps
 

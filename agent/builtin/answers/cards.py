@@ -159,14 +159,14 @@ def grades(st: State) -> str | None:
         company = g(gg, "gradingCompany", default={})
         comp = g(company, "fullName", default=None) or g(company, "name", default=st.ent.company)
         text = st.ent.text.lower()
-        if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum")):
+        if entries and any(w in text for w in ("lowest", "highest", "best", "top", "worst", "minimum", "maximum", "how low", "how high")):
             def val(x: dict[str, Any]) -> float:
                 try:
                     return float(str(x.get("grade")).split()[0])
                 except ValueError:
                     return -1.0
             ranked = sorted((x for x in entries if val(x) >= 0), key=val)
-            pick = ranked[0] if any(w in text for w in ("lowest", "worst", "minimum")) else ranked[-1]
+            pick = ranked[0] if any(w in text for w in ("lowest", "worst", "minimum", "how low")) else ranked[-1]
             word = "lowest" if pick is ranked[0] else "highest"
             return (f"The {word} {st.ent.company or comp} grade is {pick.get('grade')}"
                     f"{' (' + pick['condition'] + ')' if pick.get('condition') else ''}. "
@@ -206,6 +206,20 @@ def catalog_stats(st: State) -> str | None:
     if not r:
         return None
     t = lambda k: g(g(r, k, default={}), "total", default=0)  # noqa: E731
+    low = st.ent.text.lower()
+    if re.search(r"\b(manufacturers?|brands?|makers?|companies|who makes)\b", low):
+        makers = sorted(g(g(r, "manufacturers", default={}), "breakdown", default=[]),
+                        key=lambda m: -int(g(m, "releaseCount", "release_count", default=0)))
+        if makers:
+            return (f"The catalog has cards from {plural(len(makers), 'manufacturer')}: " + ", ".join(
+                f"{g(m, 'name', default='?')} ({plural(int(g(m, 'releaseCount', 'release_count', default=0)), 'release')})"
+                for m in makers) + ".")
+    if st.ent.segment:
+        seg = next((x for x in g(g(r, "releases", default={}), "bySegment", "by_segment", default=[])
+                    if fold(g(x, "segmentName", "segment_name", default="")) == fold(st.ent.segment)), None)
+        if seg is not None:
+            return (f"The catalog has {plural(int(g(seg, 'total', default=0)), f'{st.ent.segment} release')} "
+                    f"(each release is a set, or holds a few); {t('releases'):,} releases in all.")
     return (f"The catalog has {t('cards'):,} cards in {t('sets'):,} sets and {t('releases'):,} releases, from "
             f"{t('manufacturers'):,} manufacturers across {t('segments'):,} segments, with {t('parallels'):,} parallels.")
 

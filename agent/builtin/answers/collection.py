@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.builtin.answers.common import card_label, g, plural, usd
+from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.state import State
 from tools._linking import fold
 
@@ -48,7 +48,40 @@ def collection_value(st: State) -> str | None:
     return text
 
 
+_LEAST = re.compile(r"\b(cheapest|least valuable|lowest|worst|least expensive|least|bottom)\b", re.I)
+_TOP_N = re.compile(r"\b(?:top|best|most valuable|priciest)\s+(\d{1,2}|two|three|four|five)\b|\b(\d{1,2}|two|three|four|five)\s+"
+                    r"(?:most valuable|best|priciest|top)\b", re.I)
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def asks_ranking(st: State) -> bool:
+    """"my cheapest card", "my top 3": every owned card's value is needed, not only the top one."""
+    return bool(_LEAST.search(st.ent.text) or _TOP_N.search(st.ent.text))
+
+
+def _ranked_owned(st: State) -> str | None:
+    """My cheapest card, or my top N: every owned card with a value, ranked."""
+    valued = [c for c in _owned_cards(st) if g(c, "currentValue") is not None]
+    if not valued:
+        return None
+    valued.sort(key=lambda c: float(c["currentValue"]))
+    if _LEAST.search(st.ent.text):
+        c = valued[0]
+        return f"Your least valuable card is {_release_label(c, 'cardName')}, worth {usd(c['currentValue'])}."
+    m = _TOP_N.search(st.ent.text)
+    if m:
+        raw = (m.group(1) or m.group(2)).lower()
+        n = int(raw) if raw.isdigit() else _WORDS[raw]
+        top = valued[::-1][:n]
+        return f"Your top {plural(len(top), 'card')} by value: " + "; ".join(
+            f"{i}. {_release_label(c, 'cardName')} {usd(c['currentValue'])}" for i, c in enumerate(top, 1)) + "."
+    return None
+
+
 def collection_best(st: State) -> str | None:
+    ranked = _ranked_owned(st)
+    if ranked:
+        return ranked
     a = _analytics(st)
     if a is None:
         return None
@@ -71,11 +104,18 @@ def _card_move(c: dict[str, Any]) -> float | None:
 
 
 def named_owned(st: State) -> dict[str, Any] | None:
-    """The owned card the question names by its full name ("my shining charizard"), longest first."""
+    """The owned card the question names by its full name ("my shining charizard"), longest first, or
+    by a word of its name only one owned card has ("my sandberg")."""
     words = set(fold(st.ent.text).split())
-    named = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()
-             and set(fold(c["cardName"]).split()) <= words]
-    return max(named, key=lambda x: len(fold(x["cardName"]).split())) if named else None
+    owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()]
+    named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
+    if named:
+        return max(named, key=lambda x: len(fold(x["cardName"]).split()))
+    from tools._linking import NEVER_NAMES
+
+    said = {w for w in words if len(w) >= 4 and w not in NEVER_NAMES}
+    partly = [c for c in owned if said & set(fold(c["cardName"]).split())]
+    return partly[0] if len(partly) == 1 else None
 
 
 def owned_gain(st: State) -> str | None:
@@ -269,7 +309,15 @@ def _asked_names(st: State) -> list[str]:
         return []   # a yes/no question about a card ("is X on my list?"), not "what's on my want list?"
     skip = NEVER_NAMES | {"wantlist", "wishlist", "wants", "want", "wish", "list", "lists", "on", "my", "still"}
     words = [w.lower().replace("'", "") for _, w in st.ent.tokens]
-    return [fold(w) for w in words if fold(w) and w not in skip and fold(w) not in skip and not w.isdigit()]
+    names = [fold(w) for w in words if fold(w) and w not in skip and fold(w) not in skip and not w.isdigit()]
+    if not names and st.conv.history and re.search(r"\b(it|that|this|that one|this one|that card)\b", st.ent.text, re.I):
+        # "is it on my want list": the card the conversation is about
+        from tools._linking import BRANDS, DOMAIN_WORDS, read
+
+        earlier = [w.lower() for _, w in read(st.conv.history[-1]).tokens]
+        names = [fold(w) for w in earlier if fold(w) and fold(w) not in skip and fold(w) not in DOMAIN_WORDS
+                 and fold(w) not in BRANDS and not w.isdigit()]
+    return names
 
 
 def wantlist_add(st: State) -> str | None:
@@ -287,12 +335,30 @@ def wantlist_add(st: State) -> str | None:
     return f"Added {label} to your want list."
 
 
-def owns(st: State) -> str | None:
-    r = st.ok("collection_cards_list")
-    if r is None:
+def _owned_by_name(st: State) -> list[dict[str, Any]] | None:
+    """Owned cards of the names the question links (None: it links no name to look for)."""
+    link = st.ok("link") or {}
+    names = {fold(e.get("name") or "") for e in link.get("entities") or []
+             if e.get("kind") == "name" and not e.get("alternate")}
+    if not names:
         return None
+    return [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")) in names]
+
+
+def owns(st: State) -> str | None:
     from agent.builtin.linking import chosen_card
 
+    r = st.ok("collection_cards_list")
+    if r is None:
+        owned = _owned_by_name(st) if st.ok("owned") is not None else None
+        if owned is None:
+            return missing(st, "card_id") if st.ok("link") is not None else None
+        name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"),
+                    "that card")
+        if not owned:
+            return f"No, you have no {name} card in your collection."
+        labels = "; ".join(_release_label(c, "cardName") for c in owned)
+        return f"Yes, you have {plural(len(owned), f'{name} card')} in your collection: {labels}."
     card = chosen_card(st.ok("link"), st.ent)
     label = card_label(card) if card else "that card"
     entries = g(r, "cards", default=[])

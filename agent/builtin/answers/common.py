@@ -72,7 +72,7 @@ def the_card(st: State) -> dict[str, Any]:
 
 def priced(st: State) -> bool:
     """A question about market data (the card with data wins a tie)."""
-    return st.intent is not None and st.intent.name in ("price", "trend", "marketplace")
+    return st.intent is not None and st.intent.name in ("price", "trend", "marketplace", "details")
 
 
 def unanswerable(st: State) -> str:
