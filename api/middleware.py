@@ -63,20 +63,6 @@ def new_request_id() -> str:
     return f"{_ID_STATE[1]}{next(_ID_STATE[2]) & 0xFFFFFFFFFFFF:012x}"
 
 
-_SERIES: dict[tuple[str, str, str], tuple[Any, Any]] = {}  # (method, route, status) -> its two metric series
-
-
-def _series(method: str, route: str, status: str) -> tuple[Any, Any]:
-    key = (method, route, status)
-    got = _SERIES.get(key)
-    if got is None:  # labels() takes a lock and builds a key each call: once per series instead
-        labels = {"method": method, "route": route, "status": status}
-        got = (metrics.HTTP_REQUESTS.labels(**labels), metrics.HTTP_LATENCY.labels(**labels))
-        if len(_SERIES) < 4096:  # methods are any token a client sends
-            _SERIES[key] = got
-    return got
-
-
 @web.middleware
 async def request_context(request: web.Request, handler):
     incoming = request.headers.get(REQUEST_ID_HEADER, "")
@@ -100,7 +86,8 @@ async def request_context(request: web.Request, handler):
         metrics.HTTP_IN_FLIGHT.dec()
         duration = time.perf_counter() - start
         route = route_label(request)
-        count, latency = _series(request.method, route, str(status))
+        labels = {"method": request.method, "route": route, "status": str(status)}
+        count, latency = metrics.series(metrics.HTTP_REQUESTS, **labels), metrics.series(metrics.HTTP_LATENCY, **labels)
         count.inc()
         latency.observe(duration)
         caller = request.get(CALLER)

@@ -32,19 +32,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import metrics
 
 CACHE_HEADER = "X-Cache"
-_SERIES: dict[str, Any] = {}  # result -> its counter (``labels()`` locks and builds a key on every call)
-
-
-def _counted(result: str) -> Any:
-    got = _SERIES.get(result)
-    if got is None:
-        got = _SERIES[result] = metrics.RESPONSE_CACHE.labels(result=result)
-    return got
 
 
 class ResponseCache:
@@ -74,10 +65,10 @@ class ResponseCache:
             expires, status, body = entry
             if expires > self._clock():
                 self._entries.move_to_end(key)
-                _counted("hit").inc()
+                metrics.series(metrics.RESPONSE_CACHE, result="hit").inc()
                 return status, body
             self._drop(key)
-        _counted("miss").inc()
+        metrics.series(metrics.RESPONSE_CACHE, result="miss").inc()
         return None
 
     def watch(self, read_version: Callable[[], Awaitable[int]], every_s: float) -> None:
@@ -104,7 +95,7 @@ class ResponseCache:
             return None
         answer = await asyncio.shield(pending)
         if answer is not None:
-            _counted("joined").inc()
+            metrics.series(metrics.RESPONSE_CACHE, result="joined").inc()
         return answer
 
     @contextmanager

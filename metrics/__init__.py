@@ -54,6 +54,22 @@ DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by st
                 "(size, checked_out, checked_in, overflow)", ["state"], multiprocess_mode="livesum")
 
 
+_CHILDREN: dict[tuple[int, tuple[tuple[str, str], ...]], Any] = {}  # (metric, labels) -> its series
+_CHILDREN_MAX = 4096  # some label values come from clients (HTTP methods): the memo stays bounded
+
+
+def series(metric: Any, **labels: str) -> Any:
+    """``metric.labels(**labels)``, looked up once per label set (``labels()`` locks and builds a key per call:
+    too dear for every request and tool call)."""
+    key = (id(metric), tuple(labels.items()))
+    got = _CHILDREN.get(key)
+    if got is None:
+        got = metric.labels(**labels)
+        if len(_CHILDREN) < _CHILDREN_MAX:
+            _CHILDREN[key] = got
+    return got
+
+
 @contextmanager
 def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
     """Observe the wall time of the block into ``histogram`` (with ``labels`` if it has any)."""
@@ -61,7 +77,7 @@ def timed(histogram: Histogram, **labels: str) -> Iterator[None]:
     try:
         yield
     finally:
-        h = histogram.labels(**labels) if labels else histogram
+        h = series(histogram, **labels) if labels else histogram
         h.observe(time.perf_counter() - start)
 
 

@@ -81,21 +81,8 @@ class Tool:
             outcome = "error"
             raise
         finally:
-            calls, latency = _series(self.name, outcome)
-            calls.inc()
-            latency.observe(time.perf_counter() - start)
-
-
-_SERIES: dict[tuple[str, str], tuple[Any, Any]] = {}  # (tool, outcome) -> its metric series
-
-
-def _series(name: str, outcome: str) -> tuple[Any, Any]:
-    """A tool's call counter and latency series, looked up once (``labels()`` locks and builds a key per call)."""
-    got = _SERIES.get((name, outcome))
-    if got is None:
-        got = _SERIES[(name, outcome)] = (metrics.TOOL_CALLS.labels(tool=name, outcome=outcome),
-                                          metrics.TOOL_LATENCY.labels(tool=name))
-    return got
+            metrics.series(metrics.TOOL_CALLS, tool=self.name, outcome=outcome).inc()
+            metrics.series(metrics.TOOL_LATENCY, tool=self.name).observe(time.perf_counter() - start)
 
 
 _REGISTRY: dict[str, Tool] = {}
