@@ -13,23 +13,14 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from evals.realdata import ROOT, _stat_digest, cache_dir
-
-
-def _code_digest(h: Any, files: list[Path]) -> None:
-    for code in files:
-        h.update(code.name.encode() + hashlib.sha1(code.read_bytes()).digest())
+from evals.realdata import ROOT, cache_dir, code_digest, import_digest
 
 
 def import_key(data: Path, subs: tuple[str, ...], *code: Path) -> str:
     """Changes with the data folders ``subs`` of ``data``, an importer, a migration and the files ``code``."""
     h = hashlib.sha1()
-    for sub in subs:
-        _stat_digest(h, data / sub)
-    _code_digest(h, [*sorted((ROOT / "store" / "importers").glob("*.py")),
-                     *sorted((ROOT / "store" / "migrations" / "versions").glob("*.py")), *code])
+    import_digest(h, data, subs, *code)
     return h.hexdigest()[:16]
 
 
@@ -49,7 +40,7 @@ def cached_database(name: str, key: str, build: Callable[[Path], None]) -> Path:
 
 def _kept(db: Path) -> Path:
     h = hashlib.sha1()
-    _code_digest(h, sorted((ROOT / "store" / "search").glob("*.py")))
+    code_digest(h, sorted((ROOT / "store" / "search").glob("*.py")))
     return db.with_name(f"{db.stem}.search-{h.hexdigest()[:12]}")
 
 

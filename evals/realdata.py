@@ -62,14 +62,23 @@ def _stat_digest(h: Any, root: Path) -> None:
             h.update(f"{p.relative_to(root)}:{st.st_size}:{int(st.st_mtime)}\n".encode())
 
 
+def code_digest(h: Any, files: list[Path]) -> None:
+    for code in files:
+        h.update(code.name.encode() + hashlib.sha1(code.read_bytes()).digest())
+
+
+def import_digest(h: Any, data: Path, subs: tuple[str, ...], *code: Path) -> None:
+    """Feed ``h`` the data folders ``subs`` of ``data``, every importer and migration, and the files ``code``."""
+    for sub in subs:
+        _stat_digest(h, data / sub)
+    code_digest(h, [*sorted((ROOT / "store" / "importers").glob("*.py")),
+                    *sorted((ROOT / "store" / "migrations" / "versions").glob("*.py")), *code])
+
+
 def cache_key(data: Path) -> str:
     """Changes with the data, an importer, a migration, this module and the day."""
     h = hashlib.sha1()
-    for sub in ("junkwax", "tcgdex", "psa-sales"):
-        _stat_digest(h, data / sub)
-    for code in [*sorted((ROOT / "store" / "importers").glob("*.py")),
-                 *sorted((ROOT / "store" / "migrations" / "versions").glob("*.py")), Path(__file__)]:
-        h.update(code.name.encode() + hashlib.sha1(code.read_bytes()).digest())
+    import_digest(h, data, ("junkwax", "tcgdex", "psa-sales"), Path(__file__))
     # the synthetic sales and listings are dated from the day they are generated
     h.update(repr((SYNTHETIC_CARDS, OWNED, WANTED, date.today().isoformat())).encode())
     return h.hexdigest()[:16]
