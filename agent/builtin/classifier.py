@@ -42,7 +42,7 @@ def vocabulary() -> frozenset[str]:
 
 def _near(word: str, vocab: frozenset[str]) -> str | None:
     """A family word one edit away ("colection" -> "collection"), for words of 5+ letters."""
-    if len(word) < 5 or _everyday(word):
+    if len(word) < 5 or everyday(word):
         return None   # a word in its own right ("light" is not a mistyped "flight")
     for v in vocab:
         if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
@@ -50,10 +50,11 @@ def _near(word: str, vocab: frozenset[str]) -> str | None:
     return None
 
 
-def _everyday(word: str) -> bool:
+def everyday(word: str) -> bool:
+    """An everyday English word (the MiniLM vocabulary's first whole words), whatever its case."""
     from tools.catalog_link import common_words
 
-    return word in common_words()
+    return word.lower() in common_words()
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -33,7 +33,7 @@ def text_of(m: dict[str, Any]) -> str:
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
                 "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
-                "many", "have", "much", "cards", "does", "price")
+                "many", "have", "much", "cards", "does")
 
 
 def _near(word: str) -> str | None:
@@ -56,10 +56,9 @@ def _near(word: str) -> str | None:
 
 
 def _known(word: str) -> bool:
-    from agent.builtin.classifier import vocabulary
-    from tools.catalog_link import common_words
+    from agent.builtin.classifier import everyday, vocabulary
 
-    return word in vocabulary() or word in common_words()
+    return word in vocabulary() or everyday(word)
 
 
 def _one_edit(a: str, b: str) -> bool:

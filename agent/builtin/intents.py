@@ -366,7 +366,7 @@ def _classify(text: str) -> tuple[Intent | None, float]:
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
     if re.search(r"\bgrad(ing|ers?) (compan|services?|outfits?|houses?|firms?)|\bwho (grades|slabs)\b", text, re.I) and \
-            not [w for w in _names_left(text) if w.lower() not in classifier.vocabulary() and not _everyday(w)]:
+            not [w for w in _names_left(text) if w.lower() not in classifier.vocabulary() and not classifier.everyday(w)]:
         return BY_NAME["grades"], 0.9   # "which grading services do you know about"
     if re.search(r"\b(can|could|will|would|do) you (grade|slab|authenticate|buy|sell|appraise)\b", text, re.I):
         return BY_NAME["unknown"], 1.0   # a service we do not offer ("can you grade my card for me")
@@ -442,12 +442,6 @@ def scale_question(text: str) -> bool:
     if not (r.grade or CONDITIONS.search(low)):
         return False
     return not _names_left(text)
-
-
-def _everyday(word: str) -> bool:
-    from tools.catalog_link import common_words
-
-    return word.lower() in common_words()
 
 
 def _names_left(text: str) -> list[str]:
