@@ -21,7 +21,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import shutil
 import time
 from pathlib import Path
 from typing import Any, TypedDict
@@ -30,6 +29,7 @@ import numpy as np
 from PIL import Image
 from sqlalchemy import text
 
+from evals.cache import keep_index, restore_index
 from store.importers import hockeycards, junkwax, tcgdex
 from store.importers._bulk import derive_id
 from store.search import index_root
@@ -190,17 +190,14 @@ def report(mode: str, st: Scores) -> None:
 async def search_index(ctx, cache: Path | None) -> None:
     """The catalog search index built (or, with a catalog cache, copied from beside it), as ``cardwise
     import`` leaves it in a deployment: no request of the run waits for it."""
-    saved = Path(f"{cache}.search") if cache is not None else None
     root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
-    if saved is not None and saved.is_dir():
-        for fp in saved.iterdir():
-            if not (root / fp.name).exists():
-                shutil.copytree(fp, root / fp.name)
+    if cache is not None:
+        restore_index(cache, root)
     t = time.perf_counter()
     index = await catalog_index(ctx)
     print(f"search index ready in {time.perf_counter() - t:.1f} s ({index.num_docs} documents)", flush=True)
-    if saved is not None and not (saved / index.path.name).exists():
-        shutil.copytree(index.path, saved / index.path.name)
+    if cache is not None:
+        keep_index(cache, root)
 
 
 async def run(ctx, sessions, data: Path, args) -> None:
