@@ -268,17 +268,24 @@ def _remove_demo(url: str, *, dry_run: bool) -> int:
         print(f"  {counts['moved_collection_entries']} collection entries and {counts['moved_want_list_entries']} "
               f"want-list items {'would move' if dry_run else 'moved'} to the real card each demo card copies",
               file=sys.stderr)
-    for e in counts["moved"]:
-        if e.get("without_parallel"):
-            print(f"  {e['kind']} {e['in']!r}: {e['card']} moved as the base card (the real card has no "
-                  f"{e['without_parallel']!r} parallel)", file=sys.stderr)
+    _print_capped([f"  {e['kind']} {e['in']!r}: {e['card']} moved as the base card (the real card has no "
+                   f"{e['without_parallel']!r} parallel)" for e in counts["moved"] if e.get("without_parallel")])
     if counts["removed"]:
         print(f"  {len(counts['removed'])} entries of demo cards with no real card {'would go' if dry_run else 'went'} "
               "with the demo:", file=sys.stderr)
-        for e in counts["removed"]:
-            print(f"    {e['kind']} {e['in']!r}: {e['card']}", file=sys.stderr)
+        _print_capped([f"    {e['kind']} {e['in']!r}: {e['card']}" for e in counts["removed"]])
     print(json.dumps({"demo": "dry-run" if dry_run else "removed", **counts}))
     return 0
+
+
+SHOWN_ENTRIES = 20  # the JSON on stdout lists every entry; the human summary stops here
+
+
+def _print_capped(lines: list[str]) -> None:
+    for line in lines[:SHOWN_ENTRIES]:
+        print(line, file=sys.stderr)
+    if len(lines) > SHOWN_ENTRIES:
+        print(f"    ... and {len(lines) - SHOWN_ENTRIES} more (every entry is in the JSON on stdout)", file=sys.stderr)
 
 
 async def _catalog_has_cards(sessions: Any) -> bool:
