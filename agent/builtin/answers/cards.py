@@ -150,7 +150,28 @@ def random_card(st: State) -> str | None:
     return f"Here is a random card: {card_label(cards[0])}."
 
 
+def _qualifier(st: State) -> str | None:
+    """What a label qualifier stands for, from the company's list of them."""
+    code = st.ent.qualifier
+    comps = g(st.ok("grades_companies"), "companies", default=[])
+    company = next((c for c in comps if (c.get("abbreviation") or c.get("name")) == (st.ent.company or "PSA")), None)
+    if not code or company is None:
+        return None
+    who = company.get("abbreviation") or company.get("name")
+    found = next((q for q in company.get("qualifiers") or [] if q.get("code") == code), None)
+    if found is None:
+        return f"{code} is not one of {who}'s label qualifiers in my grading data."
+    others = ", ".join(f"{q['code']} {q['name']}" for q in company["qualifiers"] if q is not found)
+    return (f"On a {who} label, {code} means {found['name']}: a qualifier for that flaw, printed after the grade "
+            f"(qualified copies are counted apart from the plain grade in population reports). "
+            f"{who}'s other qualifiers: {others}.")
+
+
 def grades(st: State) -> str | None:
+    if st.ent.qualifier:
+        said = _qualifier(st)
+        if said:
+            return said
     gg = st.ok("grades_grades")
     if gg:
         entries = g(gg, "grades", default=[])
