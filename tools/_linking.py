@@ -281,7 +281,8 @@ def read(text: str) -> Reading:
         rest = _cut(rest, m)
     for m in list(_MONEY.finditer(rest)):
         word, value = m.group(1).lower(), _money(m.group(2), m.group(3))
-        if word in ("over", "above", "more than", "at least", "min", "minimum"):
+        negated = re.search(r"\b(not|no|never|nothing)\b(\s+\S+){0,2}\s*$", rest[:m.start()], re.I)   # "not a penny over $10"
+        if word in ("over", "above", "more than", "at least", "min", "minimum") and not negated:
             r.min_price = value
         else:
             r.max_price = value

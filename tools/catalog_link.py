@@ -98,8 +98,9 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
         return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens) and (
             cover >= 0.5 or (len(phrase_tokens) == 1 and len(name_tokens) <= 3))
     if hit.kind in ("parallel", "set"):
-        # a misspelt word is one of these only when it is the whole name ("fosil" is not "Gold Foil")
-        return len(phrase_tokens) >= len(name_tokens)
+        # a misspelt word is one of these only when it is the whole name ("fosil" is not "Gold Foil"), and
+        # the name is all the words ("prizm snake skin prizm": the release's word, then Snake Skin Prizm)
+        return len(phrase_tokens) == len(name_tokens)
     return len(phrase_tokens) >= 1
 
 
@@ -114,12 +115,9 @@ def common_words() -> frozenset[str]:
     return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
 
 
-def _typo_hit(h: Any, toks: list[str], year: bool = False) -> bool:
-    """A one-word phrase that is an everyday word, read as another word by a typo ("better" -> Beeter), or,
-    with no year said, as one word of a longer release or set ("shiny" -> Shining Fates Shiny Vault)."""
-    if len(toks) != 1 or h.exact or toks[0] not in common_words():
-        return False
-    return h.distance > 0 or (h.kind in ("release", "set", "parallel") and not year and toks[0] not in BRANDS)
+def _typo_hit(h: Any, toks: list[str]) -> bool:
+    """A one-word phrase that is an everyday word, read as another word by a typo ("better" -> Beeter)."""
+    return len(toks) == 1 and not h.exact and h.distance > 0 and toks[0] in common_words()
 
 
 def _cover(toks: list[str], name: str) -> int | None:
@@ -172,6 +170,16 @@ def _closest_releases(top: list[Any], toks: list[str]) -> list[Any]:
 def _entity(h: Any, words: list[str]) -> LinkedEntity:
     return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
                         count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
+
+
+def _small_part(h: Any, toks: list[str], year: bool) -> bool:
+    """One word, with no year said, that is under half of a release's own words ("shiny" is not Shining
+    Fates Shiny Vault; "legendary" may be Legendary Collection, "fleer" any Fleer release)."""
+    if year or len(toks) != 1 or h.exact or h.kind != "release" or toks[0] in BRANDS:
+        return False
+    own = [t for t in fold(h.name).split() if not re.fullmatch(r"\d{4}", t) and t not in SEGMENT_WORDS
+           and t not in BRANDS]
+    return 2 * len(toks) < len(own)
 
 
 def _core_cover(toks: list[str], name: str) -> int | None:
@@ -275,7 +283,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     phrase = "base set"   # "base charizard": the Base Set
                 hits = [h for h in index.names(phrase, kinds=kinds, limit=20)
                         if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
-                        and not _typo_hit(h, toks, bool(span))]
+                        and not _typo_hit(h, toks) and not _small_part(h, toks, bool(span))]
                 if not hits and toks[-1].endswith("s") and len(toks[-1]) > 4:   # "blue wave prizms"
                     hits = [h for h in index.names(phrase[:-1], kinds=kinds, limit=20)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks[:-1] + [toks[-1][:-1]])
@@ -293,7 +301,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     # a misspelt release ("fosil") may be crowded out by longer names sharing a word
                     hits = [h for h in index.names(phrase, kinds=("release", "set"), limit=10)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
-                            and not _typo_hit(h, toks, bool(span))]
+                            and not _typo_hit(h, toks) and not _small_part(h, toks, bool(span))]
                 if not hits and span and not only_domain:
                     # "1981 topps football": the words name a release only together with the year
                     hits = [h for h in index.names(f"{span[0]} {phrase}", kinds=("release",), limit=10)
@@ -615,6 +623,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         if rel:
             ents += [_entity(h, [r.number]) for h in rel]
             r.number = None
+    year_of = [(e.year or "")[:4] for e in ents if e.kind == "release" and not e.from_history and r.number
+               and (e.year or "")[2:4] == r.number and re.fullmatch(r"\d\d", r.number)]
+    if year_of and not r.years and not any(e.kind == "name" and not e.alternate for e in ents):
+        r.year, r.number = year_of[0], None   # "95 collectors choice base parallels": 95 is the release's year
     rows = await _rows(ctx, ents, r, segment)
     if rows and r.number and re.fullmatch(r"\d\d", r.number) and not r.years and \
             any(e.kind == "name" for e in ents) and not any(e.from_history for e in ents) and \

@@ -140,7 +140,7 @@ def _card_id(st: State) -> str | None:
 def _release_id(st: State) -> str | None:
     # a segment word ("pokemon") scopes by segment; it names a release only when nothing else does
     rels = [e for e in _entities(st, "release") if not _segment_word(e)] or _entities(st, "release")
-    year = st.ent.year
+    year = st.ent.year or ((_link(st) or {}).get("constraints") or {}).get("year")   # the link may read "95" as one
     if rels:
         rels.sort(key=lambda e: (not (year and str(e.get("year") or "").startswith(year)), -e.get("score", 0)))
         return rels[0]["ids"][0] if rels[0].get("ids") else None

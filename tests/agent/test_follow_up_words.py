@@ -63,3 +63,31 @@ def test_a_label_qualifier_is_explained_from_the_grading_data():
     assert "OC means Off Center" in said and "MC Miscut" in said
     st = _understand("my psa label says XY after the grade")   # not a qualifier: the scale, as before
     assert st.ent.qualifier is None
+
+
+def test_a_parallel_follow_up_names_the_parallel_with_the_earlier_words():
+    from agent.builtin.answers.cards import set_parallels
+
+    st = _understand("and the silver one?", ("rarest press proof in 1996 leaf",))
+    st.results["catalog_set"] = {"name": "Base Set", "releaseName": "1996 Leaf Baseball", "parallels": [
+        {"name": "Press Proof Gold", "numberedTo": 500}, {"name": "Press Proof Silver", "numberedTo": 1000},
+        {"name": "Silver Signature"}]}
+    assert set_parallels(st) == "The Press Proof Silver parallel of 1996 Leaf Baseball Base Set is numbered to 1000."
+
+
+def test_when_no_card_that_fits_has_a_population_report_that_is_the_answer():
+    from agent.builtin.answers.common import missing
+
+    st = _understand("how many dark crobat psa 10 are out there")
+    crobats = [{"id": "a", "name": "Dark Crobat", "releaseName": "Neo Destiny", "releaseYear": "2002", "number": "2",
+                "score": 5.0},
+               {"id": "b", "name": "Dark Crobat", "releaseName": "Team Rocket Returns", "releaseYear": "2004",
+                "number": "3", "score": 5.0}]
+    st.results["link"] = {"cards": crobats, "ambiguous": True, "entities": []}
+    st.many["tied_pops"] = [{"card_id": "a", "base": {"grading_companies": []}},
+                            {"card_id": "b", "total_population": 0}]
+    said = missing(st, "card_id")
+    assert "no population data for any of the 2 cards" in said and "Neo Destiny Dark Crobat #2" in said
+    # when one of them has a report, the question is still which card
+    st.many["tied_pops"][1] = {"card_id": "b", "base": {"grading_companies": [{"name": "PSA"}]}}
+    assert "Which one do you mean?" in missing(st, "card_id")

@@ -99,3 +99,20 @@ def test_a_label_qualifier_beside_grading_words_is_read_not_linked():
     # without grading words, or "of" in lower case, it is no qualifier
     assert read("oc").qualifier is None
     assert read("psa 10 of base set charizard").qualifier is None
+
+
+def test_a_bound_said_in_the_negative_is_an_upper_bound():
+    r = read("not a penny over $10 - any walt weiss 96 donruss 203")
+    assert (r.min_price, r.max_price) == (None, 10.0)
+    assert read("nothing over 50 bucks please").max_price == 50.0
+    assert read("griffey over $100").min_price == 100.0
+
+
+def test_one_word_is_a_release_only_when_it_is_much_of_its_name():
+    from tools.catalog_link import _small_part
+
+    vault = _hit("release", "Shining Fates Shiny Vault", "2021")
+    assert _small_part(vault, ["shiny"], year=False)           # one word of four: not that release
+    assert not _small_part(vault, ["shiny"], year=True)        # with its year said, it may be
+    assert not _small_part(_hit("release", "Legendary Collection"), ["legendary"], year=False)
+    assert not _small_part(_hit("release", "1988 Fleer Baseball", "1988"), ["fleer"], year=False)

@@ -34,6 +34,11 @@ def set_parallels(st: State) -> str | None:
     said = f" {fold(text)} "
     asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said] or \
         [p for p in pars if all(f" {w} " in said for w in fold(p.get("name") or "").split())]
+    if not asked and st.conv.history:
+        # "and the silver one?" after "rarest press proof in 1996 leaf": Press Proof Silver
+        both = f" {fold(st.conv.history[-1])} {fold(text)} "
+        asked = [p for p in pars if all(f" {w} " in both for w in fold(p.get("name") or "").split())
+                 and any(f" {w} " in said for w in fold(p.get("name") or "").split())]
     if asked:
         p = max(asked, key=lambda x: len(x.get("name") or ""))
         run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
