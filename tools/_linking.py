@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field
 
@@ -92,6 +94,11 @@ _NOT_GRADE = r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|of\b|%|/|\
 _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|perfect|gem|mint|slabbed)\s+(?:an?\s+)?"
                          r"(10|[1-9](?:\.5)?)(?:'?s)?\b" + _NOT_GRADE + r"|\ban?\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE +
                          r"|\b(10|[1-9]\.5|[1-9])'?s\b|\b(tens|nines|eights|sevens)\b", re.I)
+_GRADE_PAIR = re.compile(r"\b(?:the|a|an)\s+(10|[1-9](?:\.5)?)\s+(?:and|or|vs\.?|versus|&)\s+(?:the|a|an)\s+"
+                         r"(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, re.I)
+# label qualifiers (PSA's OC, ST, PD, OF, MK, MC), only beside grading words; "of" and "st" only in capitals
+_QUALIFIER = re.compile(r"\b(OC|ST|PD|OF|MK|MC|oc|pd|mk|mc)\b")
+_GRADING_CONTEXT = re.compile(r"\b(psa|bgs|sgc|cgc|label|slab|qualifier|qualifiers|qualified|grade|graded)\b", re.I)
 _GRADE_WORDS = {"tens": "10", "nines": "9", "eights": "8", "sevens": "7"}
 _COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
@@ -102,7 +109,8 @@ _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
 _NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
 _CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5})\b")
-_MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4})\b")
+# RBI5, TB6, H88, rr-19; 100T and 45T (Traded), never 10k or 5s
+_MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
 _MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?|up to|no more than|"
                     r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*"
@@ -112,12 +120,37 @@ _DOLLARS = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
 _PERIOD = re.compile(r"\b(?:last|past|previous|in the last|over the last)\s+(\d+|a|one|two|three|six|twelve)?\s*"
                      r"(day|week|month|year)s?\b|\bthis (year|month)\b|\b(ytd|year to date)\b", re.I)
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
-_TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'.\-&]*")
+TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'.\-&]*")
 
 
 # collectors' spellings of catalog words ("lite arcanine", "zard"), read as the catalog writes them
 SPELLINGS = {"lite": "light", "nite": "night", "zard": "charizard", "zards": "charizard", "mew2": "mewtwo",
              "pika": "pikachu", "refactor": "refractor", "refactors": "refractors"}
+
+
+@lru_cache(maxsize=1)
+def _nicknames() -> tuple[re.Pattern[str], dict[str, str]]:
+    """``nicknames.txt``: one pattern for every nickname (words joined by a space, a hyphen or nothing)."""
+    table: dict[str, str] = {}
+    for line in (Path(__file__).with_name("nicknames.txt")).read_text(encoding="utf-8").splitlines():
+        line = re.split(r"\s{2,}#", line, maxsplit=1)[0]   # the source follows two spaces and a "#"
+        if "=" in line and not line.startswith("#"):
+            nick, name = (x.strip() for x in line.split("=", 1))
+            table[re.sub(r"^the\s+", "", nick.lower())] = name
+    words = sorted(table, key=len, reverse=True)
+    alts = "|".join(r"\.?[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", n)) for n in words)
+    return re.compile(rf"(?<![\w-])(?:the\s+)?({alts})\.?(?![\w-])", re.I), table
+
+
+def nicknamed(text: str) -> str:
+    """A collector's nickname for a player or card written as the catalog's name ("a-rod": Alex Rodriguez)."""
+    pattern, table = _nicknames()
+
+    def name(m: re.Match[str]) -> str:
+        key = re.sub(r"[\s.-]+", "", m.group(1).lower())
+        return next((v for k, v in table.items() if re.sub(r"[\s-]+", "", k) == key), m.group(0))
+
+    return pattern.sub(name, text)
 
 
 def fold(text: str) -> str:
@@ -147,6 +180,7 @@ class Constraints(CamelOut):
     period_days: int | None = Field(None, description="Time window asked, in days ('last year' = 365)")
     segment: str | None = Field(None, description="Segment named or given (Baseball, Pokemon...)")
     ordinal: int | None = Field(None, description="'the second one' = 2; 'the last one' = -1")
+    qualifier: str | None = Field(None, description="A label qualifier asked about ('OC' in 'psa 8 OC')")
 
 
 class Reading(Constraints):
@@ -155,6 +189,7 @@ class Reading(Constraints):
     text: str = Field(exclude=True)
     tokens: list[tuple[int, str]] = Field(default_factory=list, exclude=True)  # leftover words, positions
     cuts: list[tuple[int, int]] = Field(default_factory=list, exclude=True)    # spans read as constraints
+    named: list[tuple[int, int]] = Field(default_factory=list, exclude=True)   # spans linked as a release or set
 
     @property
     def years(self) -> tuple[int, int] | None:
@@ -188,6 +223,7 @@ def _surname(text: str, m: re.Match[str]) -> bool:
 
 def read(text: str) -> Reading:
     """Constraints in ``text`` (spans used up are blanked, so positions of leftover words hold)."""
+    text = nicknamed(text)
     r = Reading(text=text)
     cuts: list[tuple[int, int]] = []
 
@@ -221,6 +257,11 @@ def read(text: str) -> Reading:
             r.grade = m.group(1)
             rest = _cut(rest, m)
     if r.grade is None:
+        m = _GRADE_PAIR.search(rest)   # "the 10 and the 9": two grades compared, the first asked
+        if m:
+            r.grade, r.company = m.group(1), r.company or "PSA"
+            rest = _cut(rest, m)
+    if r.grade is None:
         m = _LONE_GRADE.search(rest)
         if m:
             g = next(x for x in m.groups() if x)
@@ -230,13 +271,18 @@ def read(text: str) -> Reading:
     if r.grade:   # the grade said again ("psa 10 vs 9, how much more is the 10"): never a card number
         for m in list(re.finditer(r"\b(?:the|a|an|in|at)\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, rest, re.I)):
             rest = _cut(rest, m)
+    for m in list(_QUALIFIER.finditer(rest)) if _GRADING_CONTEXT.search(text) else []:
+        if m.group(1).upper() == (r.qualifier or m.group(1).upper()):   # "psa 8 MC - what's the MC for?"
+            r.qualifier = m.group(1).upper()
+            rest = _cut(rest, m)
     m = _BETWEEN.search(rest)
     if m:
         r.min_price, r.max_price = _money(m.group(1)), _money(m.group(2))
         rest = _cut(rest, m)
     for m in list(_MONEY.finditer(rest)):
         word, value = m.group(1).lower(), _money(m.group(2), m.group(3))
-        if word in ("over", "above", "more than", "at least", "min", "minimum"):
+        negated = re.search(r"\b(not|no|never|nothing)\b(\s+\S+){0,2}\s*$", rest[:m.start()], re.I)   # "not a penny over $10"
+        if word in ("over", "above", "more than", "at least", "min", "minimum") and not negated:
             r.min_price = value
         else:
             r.max_price = value
@@ -311,7 +357,7 @@ def read(text: str) -> Reading:
         if re.search(pattern, low):
             r.order = order
             break
-    for m in _TOKEN.finditer(rest):
+    for m in TOKEN.finditer(rest):
         word = m.group(0).strip(".'-")
         lw = word.lower()
         if not lw:
@@ -333,6 +379,13 @@ def read(text: str) -> Reading:
             continue
         r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
+    bare = [(pos, w) for pos, w in r.tokens if w.isdigit() and len(w) <= 4]
+    if r.number is None and r.years is None and len(bare) >= 2 and any(len(w) == 2 for _, w in bare):
+        # two bare numbers ("schourek 95 collectors choice 423"): the two-digit one is the year
+        pos, word = next(t for t in bare if len(t[1]) == 2)
+        yy = int(word)
+        r.year = str(1900 + yy if yy >= 30 else 2000 + yy)
+        r.tokens.remove((pos, word))
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
         for pos, word in list(r.tokens):
@@ -351,8 +404,9 @@ def runs(reading: Reading) -> list[list[str]]:
     text = reading.text
     for pos, word in reading.tokens:
         gap = text[last_end:pos] if last_end >= 0 else ""
-        breaks = bool(re.search(r"[,;:?!()]|\s(or|and|vs\.?|versus)\s", gap)) if current else False
-        breaks = breaks or any(last_end <= a and b <= pos for a, b in reading.cuts)
+        suffix = gap.strip() == "," and fold(word) in ("jr", "sr", "ii", "iii", "iv")   # "Ken Griffey, Jr."
+        breaks = bool(re.search(r"[,;:?!()]|\s(or|and|vs\.?|versus)\s", gap)) and not suffix if current else False
+        breaks = breaks or any(last_end <= a and b <= pos for a, b in reading.cuts + reading.named)
         if fold(word) in NEVER_NAMES or fold(word).replace(" ", "") in NEVER_NAMES or word.isdigit():
             if current:
                 out.append(current)

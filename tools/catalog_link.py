@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import re
 import uuid
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from store.queries import catalog_cards as q
 from store.queries import demo
 from store.search.fold import edit_distance, max_edits
 from tools._catalog_models import CardOut, card_out
-from tools._linking import DOMAIN_WORDS, Constraints, Reading, fold, read, runs
+from tools._linking import (ATTRIBUTES, BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, TOKEN, Constraints, Reading, fold,
+                            read, runs)
 from tools._models import CamelOut, In, Out
 from tools._registry import tool
 from tools.context import ToolContext
@@ -96,11 +98,13 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
         return any(len(t) >= 3 for t in phrase_tokens) and len(phrase_tokens) <= len(name_tokens) and (
             cover >= 0.5 or (len(phrase_tokens) == 1 and len(name_tokens) <= 3))
     if hit.kind in ("parallel", "set"):
-        # a misspelt word is one of these only when it is the whole name ("fosil" is not "Gold Foil")
-        return len(phrase_tokens) >= len(name_tokens)
+        # a misspelt word is one of these only when it is the whole name ("fosil" is not "Gold Foil"), and
+        # the name is all the words ("prizm snake skin prizm": the release's word, then Snake Skin Prizm)
+        return len(phrase_tokens) == len(name_tokens)
     return len(phrase_tokens) >= 1
 
 
+GENERIC = {"set", "sets", "release", "releases", "series", "edition", "insert", "inserts"}   # part of many names
 TIER = 0.97      # hits scoring within 3% of the best read the phrase equally well
 
 
@@ -130,7 +134,7 @@ def _cover(toks: list[str], name: str) -> int | None:
 
 
 def _misspelt_words(index: Any, toks: list[str]) -> list[Any]:
-    """A name whose misspelt word is itself some other name's word ("mark mcguire" -> Mark McGwire,
+    """A name (or release: "team rockett") whose misspelt word is itself some other name's word ("mark mcguire" -> Mark McGwire,
     "jackson holiday" -> Jackson Holliday): the index tries no typos for a word it holds, so each word
     is cut to its first letters in turn and the names found must cover every word within its budget."""
     out: dict[str, Any] = {}
@@ -138,7 +142,7 @@ def _misspelt_words(index: Any, toks: list[str]) -> list[Any]:
         if len(w) < 4 or len(toks) > 3:
             continue
         probe = " ".join(toks[:i] + toks[i + 1:] + [w[:3]])
-        for h in index.names(probe, kinds=("name",), limit=20, prefix=True):
+        for h in index.names(probe, kinds=("name", "release", "set"), limit=20, prefix=True):
             d = _cover(toks, h.name)
             if d is not None and h.name not in out:
                 out[h.name] = dataclasses.replace(h, distance=d, exact=False)
@@ -149,13 +153,113 @@ def _misspelt_words(index: Any, toks: list[str]) -> list[Any]:
     return sorted((h for h in out.values() if key(h) == best), key=lambda h: -h.score)
 
 
+def _closest_releases(top: list[Any], toks: list[str]) -> list[Any]:
+    """Misspelt releases and sets read equally well: the ones nearest the words, then with the fewest words
+    besides ("evolutons" is Evolutions, not Mega Evolution or Prismatic Evolutions). Names are left as read."""
+    rels = [h for h in top if h.kind in ("release", "set", "parallel")]
+    if not rels or any(h.exact or h.distance == 0 for h in top):
+        return top
+
+    def key(h: Any) -> tuple[int, int]:
+        return h.distance, len(fold(h.name).split()) - len(toks)
+
+    best = min(key(h) for h in rels)
+    return [h for h in top if h.kind not in ("release", "set", "parallel") or key(h) == best]
+
+
 def _entity(h: Any, words: list[str]) -> LinkedEntity:
     return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
                         count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
 
 
+def _small_part(h: Any, toks: list[str], year: bool) -> bool:
+    """One word, with no year said, that is under half of a release's own words ("shiny" is not Shining
+    Fates Shiny Vault; "legendary" may be Legendary Collection, "fleer" any Fleer release)."""
+    if year or len(toks) != 1 or h.exact or h.kind != "release" or toks[0] in BRANDS:
+        return False
+    own = [t for t in fold(h.name).split() if not re.fullmatch(r"\d{4}", t) and t not in SEGMENT_WORDS
+           and t not in BRANDS]
+    return 2 * len(toks) < len(own)
+
+
+def _core_cover(toks: list[str], name: str) -> int | None:
+    """Edits for ``toks`` to be a release's or set's whole name, leaving out its year and segment
+    ("1995 Collectors Choice Baseball"), and its maker too ("2024 Panini Boys of Summer Baseball")."""
+    core = [t for t in fold(name).split() if not re.fullmatch(r"\d{4}", t) and t not in SEGMENT_WORDS]
+    costs = [_cover(toks, " ".join(words)) for words in (core, [t for t in core if t not in BRANDS])
+             if len(words) == len(toks)]
+    return min((c for c in costs if c is not None), default=None)
+
+
+def _named_with_question_words(index: Any, reading: Reading, segment: str | None) -> list[LinkedEntity]:
+    """Releases and sets whose whole name holds a question word or a number ("legendary collection",
+    "collectors choice", "pop series 1"): matched on the question's own words, typos allowed, before those
+    words are set aside. The words used leave the reading's tokens (``named`` keeps where they were)."""
+    cut = reading.cuts
+    words = [(m.start(), m.group(0).strip(".'-")) for m in TOKEN.finditer(reading.text)
+             if not any(a <= m.start() < b for a, b in cut)]
+    words = [(p, w) for p, w in words if w and (not w.isdigit() or w == reading.number or
+                                                 any(a <= p < b for a, b in reading.named))]
+    span = reading.years
+    found: list[LinkedEntity] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 1, -1):
+            run = words[i:i + n]
+            toks = [fold(re.sub(r"['\u2019]s$", "", w)) for _, w in run]   # "bowman's best": Bowman Best
+            if any(" " in t or not t for t in toks):
+                continue
+            gaps = [reading.text[run[k][0] + len(run[k][1]):run[k + 1][0]] for k in range(n - 1)]
+            asks = [t in NEVER_NAMES or t in ATTRIBUTES or t.isdigit() for t in toks]
+            if not any(asks) or all(asks) or any(re.search(r"[,;:?!()]", g) for g in gaps):
+                continue
+            toks = [t for t in toks if t != "and"]   # "rookie and traded": Rookie & Traded
+            hits = [h for h in index.names(" ".join(toks), kinds=("release", "set"), limit=10)
+                    if (segment is None or h.segment in (None, segment))
+                    and not (span and h.year and h.year[:4].isdigit() and not span[0] <= int(h.year[:4]) <= span[1])]
+            costs = {h.name: _core_cover(toks, h.name) for h in hits}
+            hits = [h for h in hits if costs[h.name] is not None]
+            if not hits:
+                continue
+            best = min(costs[h.name] or 0 for h in hits)
+            found += [_entity(h, [w for _, w in run]) for h in hits if costs[h.name] == best][:8]
+            used = {p for p, _ in run}
+            reading.tokens = [t for t in reading.tokens if t[0] not in used]
+            reading.named.append((run[0][0], run[-1][0] + len(run[-1][1])))
+            if reading.number in toks:
+                reading.number = None
+            for t in toks:   # "score rookie & traded": the release's name, not a rookie card asked for
+                if t in ATTRIBUTES and ATTRIBUTES[t] in reading.attributes:
+                    reading.attributes.remove(ATTRIBUTES[t])
+            i += n - 1
+            break
+        i += 1
+    return found
+
+
+# words after which an everyday word is a verb ("don't judge me", "i recycle my bulk"), never a card's name
+VERB_CUES = {"don't", "dont", "not", "never", "i", "we", "you", "they", "please", "pls", "can't", "cant", "won't",
+             "wont", "will", "would", "should", "could", "lets", "let's", "must", "gonna", "wanna", "didn't",
+             "doesn't", "to"}
+
+
+def _drop_verbs(reading: Reading) -> None:
+    """Everyday words in a verb's place leave the reading's tokens (a card named "Judge" is not meant)."""
+    keep = []
+    for pos, word in reading.tokens:
+        before = re.findall(r"[A-Za-z']+", reading.text[:pos])
+        low = fold(word)
+        if before and before[-1].lower() in VERB_CUES and low in common_words() and low not in DOMAIN_WORDS \
+                and low not in BRANDS:
+            reading.named.append((pos, pos + len(word)))
+            continue
+        keep.append((pos, word))
+    reading.tokens = keep
+
+
 def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[LinkedEntity], list[str]]:
-    entities: list[LinkedEntity] = []
+    entities: list[LinkedEntity] = _named_with_question_words(index, reading, segment)
+    _drop_verbs(reading)
     unlinked: list[str] = []
     span = reading.years
 
@@ -179,7 +283,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     phrase = "base set"   # "base charizard": the Base Set
                 hits = [h for h in index.names(phrase, kinds=kinds, limit=20)
                         if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
-                        and not _typo_hit(h, toks)]
+                        and not _typo_hit(h, toks) and not _small_part(h, toks, bool(span))]
                 if not hits and toks[-1].endswith("s") and len(toks[-1]) > 4:   # "blue wave prizms"
                     hits = [h for h in index.names(phrase[:-1], kinds=kinds, limit=20)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks[:-1] + [toks[-1][:-1]])
@@ -192,12 +296,12 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                     hits = [h for h in _misspelt_words(index, toks)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
                 if only_domain:
-                    hits = [h for h in hits if h.exact or h.kind == "release"]
+                    hits = [h for h in hits if h.exact or (h.kind == "release" and not set(toks) <= GENERIC)]
                 if not hits and not only_domain:
                     # a misspelt release ("fosil") may be crowded out by longer names sharing a word
                     hits = [h for h in index.names(phrase, kinds=("release", "set"), limit=10)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)
-                            and not _typo_hit(h, toks)]
+                            and not _typo_hit(h, toks) and not _small_part(h, toks, bool(span))]
                 if not hits and span and not only_domain:
                     # "1981 topps football": the words name a release only together with the year
                     hits = [h for h in index.names(f"{span[0]} {phrase}", kinds=("release",), limit=10)
@@ -207,9 +311,14 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 fit = {id(h): h.score * (1.05 if year_fit(h) else 1.0) for h in hits}
                 best = max(fit.values())
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
+                top = _closest_releases(top, toks)
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
                 found = [_entity(h, words) for h in top[:8]]
+                by_release = max((fit[id(h)] for h in top if h.kind in ("release", "set")), default=None)
+                for e, h in zip(found, top[:8]):
+                    if h.kind == "name" and not h.exact and by_release is not None and fit[id(h)] < by_release:
+                        e.alternate = True   # "stadium club" reads better as the release than as a card's title
                 pieces.append((i, n, found))
                 entities += found
                 alternates = [h for h in hits if h.kind == "name" and h not in top][:4]
@@ -447,15 +556,20 @@ async def _index(ctx: ToolContext) -> Any:
     return await asyncio.shield(task)
 
 
+def _earlier(index: Any, history: list[str], segment: str | None) -> Iterator[tuple[Reading, list[LinkedEntity]]]:
+    """The conversation's earlier questions, latest first, each read and linked (as asked for, lazily)."""
+    for old in reversed(history):
+        old_reading = read(old)
+        yield old_reading, _link(index, old_reading, segment)[0]
+
+
 def _scoped_by_history(index: Any, history: list[str] | None, r: Reading, ents: list[Any], tied: list[Any],
                        segment: str | None) -> Any:
     """"what about blastoise" after a question about Base Set: a name alone that ties is read in the
     release, set or year the conversation was about, when that leaves one card."""
     if not history or r.years or any(e.kind in ("release", "set") and not e.from_history for e in ents):
         return None
-    for old in reversed(history[-3:]):
-        old_reading = read(old)
-        older, _ = _link(index, old_reading, segment)
+    for old_reading, older in _earlier(index, history[-3:], segment):
         # a release named outright, else a set only a few releases have ("base set" is many releases' set)
         scope = {str(i) for e in older if e.kind == "release" and not e.alternate for i in e.ids} or \
             {str(i) for e in older if e.kind == "set" and not e.alternate and len(e.ids) <= 3 for i in e.ids}
@@ -475,13 +589,12 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
-    if not any(e.kind == "name" for e in ents) and (pronoun or not any(e.kind in ("release", "set") for e in ents)):
-        for old in reversed(query.history or []):
-            old_reading = read(old)
-            older, _ = _link(index, old_reading, segment)
+    if not any(e.kind == "name" and not e.alternate for e in ents) and (
+            pronoun or not any(e.kind in ("release", "set") for e in ents)):
+        for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
                 for e in older:
-                    if not any(x.kind == e.kind for x in ents):
+                    if not any(x.kind == e.kind and not x.alternate for x in ents):
                         e.from_history = True
                         ents.append(e)
                 # the card the earlier question pinned down: its number, year and attributes (unless this
@@ -489,7 +602,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                 fresh = bool(r.years) or any(e.kind in ("release", "set") and not e.from_history for e in ents)
                 if not fresh:
                     r.number = r.number or old_reading.number
-                if not r.years and not fresh:
+                same_year = re.search(r"\bsame (year|season)\b", query.text, re.I)   # "his stadium club card from the same year"
+                if not r.years and (not fresh or same_year):
                     r.year, r.season, r.min_year, r.max_year = (old_reading.year, old_reading.season,
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
@@ -509,6 +623,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         if rel:
             ents += [_entity(h, [r.number]) for h in rel]
             r.number = None
+    year_of = [(e.year or "")[:4] for e in ents if e.kind == "release" and not e.from_history and r.number
+               and (e.year or "")[2:4] == r.number and re.fullmatch(r"\d\d", r.number)]
+    if year_of and not r.years and not any(e.kind == "name" and not e.alternate for e in ents):
+        r.year, r.number = year_of[0], None   # "95 collectors choice base parallels": 95 is the release's year
     rows = await _rows(ctx, ents, r, segment)
     if rows and r.number and re.fullmatch(r"\d\d", r.number) and not r.years and \
             any(e.kind == "name" for e in ents) and not any(e.from_history for e in ents) and \

@@ -15,6 +15,11 @@ from tools.context import ToolContext
 from tools.errors import not_found
 
 
+class Qualifier(CamelOut):
+    code: str = Field(description="As printed after the grade on a label: OC, ST, PD, OF, MK, MC")
+    name: str = Field(description="The flaw it marks (Off Center, Staining, Print Defect ...)")
+
+
 class GradingCompany(CamelOut):
     __keep_none__ = frozenset({"description"})
     id: str
@@ -23,6 +28,8 @@ class GradingCompany(CamelOut):
     description: str | None = None
     note: str | None = None
     abbreviation: str | None = None
+    qualifiers: list[Qualifier] | None = Field(None, description="Label qualifiers the company uses (extension; "
+                                                                 "in the company list only)")
 
 
 class GradingType(CamelOut):
@@ -76,9 +83,10 @@ class GradesPage(CamelOut):
     grading_company: GradingCompany
 
 
-def _company(c: CompanyRow) -> GradingCompany:
+def _company(c: CompanyRow, qualifiers: list[tuple[str, str]] | None = None) -> GradingCompany:
     return GradingCompany(id=str(c.id), name=c.abbreviation, full_name=c.name, description=c.description,
-                          note=c.note, abbreviation=c.abbreviation)
+                          note=c.note, abbreviation=c.abbreviation,
+                          qualifiers=[Qualifier(code=k, name=n) for k, n in qualifiers] if qualifiers else None)
 
 
 def _type(t: TypeRow, c: CompanyRow) -> GradingType:
@@ -91,7 +99,8 @@ async def list_companies(ctx: ToolContext, _: CompaniesQuery) -> CompaniesPage:
     """List the grading companies (PSA, BGS, SGC, CGC, TAG, HGA, CSG, ISA...), sorted by short name."""
     async with ctx.transaction() as s:
         rows = sorted(await q.companies(session=s), key=lambda c: c.abbreviation.upper())
-    return CompaniesPage(companies=[_company(c) for c in rows], total=len(rows))
+        marks = await q.qualifiers(session=s)
+    return CompaniesPage(companies=[_company(c, marks.get(c.id)) for c in rows], total=len(rows))
 
 
 @tool("grades_types", method="GET", path="/v1/grades/companies/{companyId}/types", cache=True)

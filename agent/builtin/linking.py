@@ -15,13 +15,17 @@ from typing import Any
 from tools._linking import BRANDS, DOMAIN_WORDS, Reading, fold, read, runs
 
 FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
-          "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version"}
+          "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version",
+          "copy", "copies", "k", "kk", "cool", "nice", "thanks", "thx", "ty", "great", "alright", "gotcha"}
 
 _GROUP = {"year": "year", "years": "year", "release": "release", "releases": "release", "set": "release",
           "sets": "release", "grade": "grade", "grades": "grade", "player": "player", "players": "player",
           "character": "player", "manufacturer": "manufacturer", "manufacturers": "manufacturer",
           "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
-FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|ok|okay|then|same|now)\b|\b(its|it|that one|that card|"
+# a reply's opening acknowledgement ("k and what about a psa 9 copy", "cool, and the 1st edition?")
+ACK = r"(?:(?:k|kk|ok|okay|cool|nice|thanks|thx|ty|great|alright|got it|gotcha)[,.!]*\s+)?"
+FOLLOW_UP = re.compile(rf"^\s*{ACK}(and|what about|how about|also|ok|okay|then|same|now)\b|"
+                       r"\b(its|it|that one|that card|"
                        r"same card|this card|his|her|their|him|them|those|these|the same|that|this|one)\b", re.I)
 ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 

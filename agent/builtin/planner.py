@@ -14,12 +14,12 @@ from typing import Any
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
 from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
-from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
+from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
-ELLIPSIS = re.compile(r"^\s*(and|what about|how about|same for|now|ok and|also)\b", re.I)
+ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|now|ok and|also)\b", re.I)
 
 
 @dataclass
@@ -77,6 +77,10 @@ def understand(conv: Conversation) -> State:
             all(fold(w) in NEVER_NAMES or fold(w) in SEGMENT_WORDS or fold(w) in classifier.vocabulary()
                 for _, w in ent.tokens):
         intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
+    if ent.qualifier and not (ent.number or ent.year) and (intent is None or intent.name in (
+            "find", "details", "unknown", "help", "glossary", "grades")):
+        intent = BY_NAME["grades"]   # "what does OC mean on a psa slab": a label qualifier
+        ent.reading.company = ent.company or "PSA"
     if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (
             "grades", "feedback", "help", "glossary", "unknown") and not intent.collection):
         intent = BY_NAME["grades"]   # grading words and nothing to look up: the grading scales
@@ -136,7 +140,7 @@ def _card_id(st: State) -> str | None:
 def _release_id(st: State) -> str | None:
     # a segment word ("pokemon") scopes by segment; it names a release only when nothing else does
     rels = [e for e in _entities(st, "release") if not _segment_word(e)] or _entities(st, "release")
-    year = st.ent.year
+    year = st.ent.year or ((_link(st) or {}).get("constraints") or {}).get("year")   # the link may read "95" as one
     if rels:
         rels.sort(key=lambda e: (not (year and str(e.get("year") or "").startswith(year)), -e.get("score", 0)))
         return rels[0]["ids"][0] if rels[0].get("ids") else None
@@ -293,6 +297,9 @@ def _random_scope(st: State) -> tuple[str | None, str | None]:
         return None, None
     sets = [e for e in _entities(st, "set") if len(e.get("ids") or []) == 1 and not _segment_word(e)]
     rels = [e for e in _entities(st, "release") if not _segment_word(e)]
+    top = ((_link(st) or {}).get("cards") or [{}])[0]
+    if rels and _entities(st, "set") and {"release", "set"} <= set(top.get("matched") or []) and top.get("setId"):
+        return None, top["setId"]   # "the 2024 topps update base set": that release's set named
     if rels:
         return _release_id(st), None
     if sets:

@@ -34,6 +34,11 @@ def set_parallels(st: State) -> str | None:
     said = f" {fold(text)} "
     asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said] or \
         [p for p in pars if all(f" {w} " in said for w in fold(p.get("name") or "").split())]
+    if not asked and st.conv.history:
+        # "and the silver one?" after "rarest press proof in 1996 leaf": Press Proof Silver
+        both = f" {fold(st.conv.history[-1])} {fold(text)} "
+        asked = [p for p in pars if all(f" {w} " in both for w in fold(p.get("name") or "").split())
+                 and any(f" {w} " in said for w in fold(p.get("name") or "").split())]
     if asked:
         p = max(asked, key=lambda x: len(x.get("name") or ""))
         run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
@@ -150,7 +155,28 @@ def random_card(st: State) -> str | None:
     return f"Here is a random card: {card_label(cards[0])}."
 
 
+def _qualifier(st: State) -> str | None:
+    """What a label qualifier stands for, from the company's list of them."""
+    code = st.ent.qualifier
+    comps = g(st.ok("grades_companies"), "companies", default=[])
+    company = next((c for c in comps if (c.get("abbreviation") or c.get("name")) == (st.ent.company or "PSA")), None)
+    if not code or company is None:
+        return None
+    who = company.get("abbreviation") or company.get("name")
+    found = next((q for q in company.get("qualifiers") or [] if q.get("code") == code), None)
+    if found is None:
+        return f"{code} is not one of {who}'s label qualifiers in my grading data."
+    others = ", ".join(f"{q['code']} {q['name']}" for q in company["qualifiers"] if q is not found)
+    return (f"On a {who} label, {code} means {found['name']}: a qualifier for that flaw, printed after the grade "
+            f"(qualified copies are counted apart from the plain grade in population reports). "
+            f"{who}'s other qualifiers: {others}.")
+
+
 def grades(st: State) -> str | None:
+    if st.ent.qualifier:
+        said = _qualifier(st)
+        if said:
+            return said
     gg = st.ok("grades_grades")
     if gg:
         entries = g(gg, "grades", default=[])

@@ -119,6 +119,12 @@ def missing(st: State, need: str) -> str:
             err = st.result("link")
             return f"I couldn't search the catalog: {err['error']}." if is_error(err) else \
                 "Which card do you mean? Name the player or character and, if you can, the year, set and number."
+        pops = [r for r in st.many.get("tied_pops", []) if isinstance(r, dict) and not is_error(r)]
+        if link.get("ambiguous") and pops and len(pops) == len(tied(link)) and not st.tied_with_data():
+            # the cards the words fit alike all lack a report: that answers a count question either way
+            return (f"There is no population data for any of the {len(pops)} cards that fit: "
+                    f"{_differences(tied(link))}. No grading company's report covers them, so the count is "
+                    "unknown (no data is not the same as none graded).")
         if link.get("ambiguous"):
             options = tied(link)[:6]
             diff = ", ".join(link.get("differences") or []) or "year, set or number"

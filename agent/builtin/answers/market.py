@@ -39,7 +39,8 @@ def _grades_asked(st: State) -> list[str]:
     if st.ent.grade:
         found.append(st.ent.grade)
     if st.ent.company:
-        for m in re.finditer(r"\b(?:vs\.?|versus|or|and|than|to|a|an)\s+(?:(?:psa|bgs|sgc|cgc)\s*)?(10|[1-9](?:\.5)?)\b",
+        for m in re.finditer(r"\b(?:vs\.?|versus|or|and|than|to|a|an)\s+(?:the\s+)?(?:(?:psa|bgs|sgc|cgc)\s*)?"
+                             r"(10|[1-9](?:\.5)?)\b",
                              st.ent.text, re.I):
             if m.group(1) not in found:
                 found.append(m.group(1))
