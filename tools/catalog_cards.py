@@ -91,9 +91,7 @@ async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[byt
                           set_id=query.set_id)
     found = index.card_page(query.name, filters=filters, limit=query.take, offset=query.skip, prefix=True,
                             in_text=False)
-    if found is None or found[1] == 0:
-        return None
-    return found
+    return found if found[1] else None
 
 
 def _year_int(year: str | None) -> int | None:

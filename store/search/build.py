@@ -289,6 +289,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                                  name_bag=" ".join(sorted(folded.split())),
                                  text=" ".join(around), label=label, count=g.count,
                                  weight=0.05 * popularity + 0.01 * max(0, 5 - n_words) / 5)
+            d.add_unsigned("ord", pages.add_label(label))
             for i in ids:
                 d.add_text("ids", i)
             if year:

@@ -12,7 +12,7 @@ from typing import Any
 import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
-from store.search.pages import PAGES_INDEX, Pages
+from store.search.pages import Pages
 from store.search.schema import NAME_KINDS, build_schema
 
 Q = tantivy.Query
@@ -84,7 +84,7 @@ class CatalogIndex:
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
         self.memo: dict[str, Any] = {}  # views callers derive from this build (dropped with it when the catalog changes)
-        self._pages = Pages(self.path) if (self.path / PAGES_INDEX).is_file() else None
+        self._pages = Pages(self.path)
 
     @property
     def num_docs(self) -> int:
@@ -181,7 +181,10 @@ class CatalogIndex:
         if query is None or limit <= 0:
             return []
         hits, _ = self._search(query, limit, count=False)
-        return [self._searcher.doc(addr).get_first("label") for _, addr in hits]
+        if not hits:
+            return []
+        label = self._pages.label  # no stored document read
+        return [label(o) for o in self._searcher.fast_field_values("ord", [a for _, a in hits])]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -211,11 +214,9 @@ class CatalogIndex:
                         card=d.get_first("card")) for s, d in docs], total
 
     def card_page(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
-                  prefix: bool = False, in_text: bool = True) -> tuple[list[bytes], int] | None:
+                  prefix: bool = False, in_text: bool = True) -> tuple[list[bytes], int]:
         """``entities("card", ...)`` as each card's entry on a result page, JSON (``store/search/pages.py``):
-        no stored document read. None for an index built without the entries."""
-        if self._pages is None:
-            return None
+        no stored document read."""
         hits, total = self._search(self._entity_query("card", text, filters, prefix, False, in_text), limit, offset)
         if not hits:
             return [], total

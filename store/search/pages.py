@@ -3,7 +3,8 @@
 A ranked page is then spliced from stored bytes: ``pages.bin`` holds each card's entry up to its
 parallels (``{"id":...,"isParallelOnly":false``) and each set's parallels once (``,"parallels":[...]``);
 ``pages.idx`` holds four offsets per card (``ord``, a fast field of its document): its entry and its
-parallels (its set's, or its own when partial parallels list it). The keys, their order and the
+parallels (its set's, or its own when partial parallels list it). After the cards come the labels of the
+distinct names (autocomplete's answers), so that they too are read without a stored document. The keys, their order and the
 values are those of the published card (``CardOut``, camelCase, no nulls)."""
 
 from __future__ import annotations
@@ -23,19 +24,26 @@ _write = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # a
 
 def entry(card: dict[str, Any]) -> bytes:
     """A card's entry without its parallels and closing brace (``card``: the stored page fields)."""
-    prices = card.get("prices")
-    fields = card.get("fields")
-    item = {k: v for k, v in (
-        ("id", card["id"]), ("releaseId", card["release_id"]), ("setId", card["set_id"]), ("name", card["name"]),
-        ("setName", card["set_name"]), ("number", card.get("number")), ("description", card.get("description")),
-        ("releaseName", card.get("release_name")), ("releaseYear", card.get("release_year")),
-        ("attributes", card.get("attributes") or None),
-        ("prices", {k: cents_to_money(c) for k, c in sorted(prices.items())} if prices else None),
-        ("variationOf", card.get("variation_of")),
-        ("fields", [{"key": k, "value": v} for k, v in fields] if fields else None),
-    ) if v is not None}
+    item = {"id": card["id"], "releaseId": card["release_id"], "setId": card["set_id"], "name": card["name"],
+            "setName": card["set_name"]}
+    for key, out in _OPTIONAL:
+        value = card.get(key)
+        if value is not None:
+            item[out] = value
+    if card.get("attributes"):
+        item["attributes"] = card["attributes"]
+    if prices := card.get("prices"):
+        item["prices"] = {k: cents_to_money(c) for k, c in sorted(prices.items())}
+    if (variation_of := card.get("variation_of")) is not None:
+        item["variationOf"] = variation_of
+    if fields := card.get("fields"):
+        item["fields"] = [{"key": k, "value": v} for k, v in fields]
     item["isParallelOnly"] = False
     return _write(item)[:-1].encode()
+
+
+_OPTIONAL = (("number", "number"), ("description", "description"), ("release_name", "releaseName"),
+             ("release_year", "releaseYear"))
 
 
 def parallels(shown: Sequence[tuple[str, str, int | None]]) -> bytes:
@@ -74,6 +82,11 @@ class PagesWriter:
         self._offsets.extend((*entry_span, *span))
         return len(self._offsets) // 4 - 1
 
+    def add_label(self, label: str) -> int:
+        """A distinct name's label (what autocomplete answers), after the cards; returns its ``ord``."""
+        self._offsets.extend((*self._put(label.encode()), 0, 0))
+        return len(self._offsets) // 4 - 1
+
     def close(self) -> None:
         self._out.close()
         (self.folder / PAGES_INDEX).write_bytes(self._offsets.tobytes())
@@ -96,3 +109,7 @@ class Pages:
         """The card's whole entry, parallels included."""
         e0, e1, p0, p1 = self._index[4 * ord_: 4 * ord_ + 4]
         return b"".join((self._bytes[e0:e1], self._bytes[p0:p1], b"}"))
+
+    def label(self, ord_: int) -> str:
+        """A distinct name's label."""
+        return str(self._bytes[self._index[4 * ord_]:self._index[4 * ord_ + 1]], "utf-8")
