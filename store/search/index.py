@@ -7,7 +7,6 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import tantivy
 
@@ -83,7 +82,6 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
-        self.memo: dict[str, Any] = {}  # views callers derive from this build (dropped with it when the catalog changes)
         self._pages = Pages(self.path)
 
     @property
