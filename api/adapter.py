@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from api.keys import CALLER, CONTEXT, RESPONSE_CACHE
 from api.middleware import PUBLIC_ATTR
 from api.response_cache import CACHE_HEADER, cache_key
-from tools._models import Binary, Upload
+from tools._models import Binary, Upload, Written
 from tools._registry import Tool, dump_output, parse_input, unstorable_text
 from tools.errors import ServiceError
 
@@ -192,6 +192,8 @@ async def _read_part(part: BodyPartReader, limit: int) -> bytes:
 def _encode(result: Any) -> bytes:
     """The answer's JSON (UTF-8). A model is written by pydantic in one pass: building the dict and then
     ``json.dumps`` cost 4x as much (0.38 ms against 0.095 ms for a page of 20 cards)."""
+    if isinstance(result, Written):
+        return result.json
     if isinstance(result, BaseModel):
         return result.model_dump_json(by_alias=True).encode()
     return json.dumps(dump_output(result)).encode()

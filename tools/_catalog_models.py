@@ -9,7 +9,6 @@ from pydantic import Field, SerializeAsAny
 
 from store.queries import catalog_cards as cq
 from store.queries.catalog_filters import parse_fields
-from store.search import CardHit, CatalogIndex
 from tools._models import CamelOut, Page, ServerMessage, advisories, cents_to_money, listed_as
 from tools.errors import invalid
 
@@ -99,38 +98,6 @@ async def card_items(s: Any, rows: list[Any], cls: type[CardOut] = CardOut,
                                 for p in pars.get(r.id, [])] or None,
                      **(extra or {}).get(r.id, {}))
             for r in rows]
-
-
-def indexed_card_items(index: CatalogIndex, hits: list[CardHit]) -> list[Any]:
-    """A ranked page's cards from what the search index stores, rendered as ``CardOut`` serialises them
-    (camelCase, no nulls). No database read (the index is rebuilt whenever the catalog changes) and no
-    model per card and parallel: on a page of cards with 50 parallels each those cost more than the search.
-    Each set's rendered parallels are kept with the index and shared by its cards."""
-    rendered: dict[str, list[dict[str, Any]]] = index.memo.setdefault("page_parallels", {})
-    out = []
-    for h in hits:
-        d = h.data()
-        if d is None:
-            continue
-        item = {k: v for k, v in (
-            ("id", d["id"]), ("releaseId", d["release_id"]), ("setId", d["set_id"]), ("name", d["name"]),
-            ("setName", d["set_name"]), ("number", d.get("number")), ("description", d.get("description")),
-            ("releaseName", d.get("release_name")), ("releaseYear", d.get("release_year")),
-            ("attributes", d.get("attributes") or None), ("prices", money_map(d.get("prices"))),
-            ("variationOf", d.get("variation_of")),
-            ("fields", [{"key": k, "value": v} for k, v in d["fields"]] if d.get("fields") else None),
-        ) if v is not None}
-        item["isParallelOnly"] = False
-        pars = rendered.get(d["set_id"]) if not d.get("partials") else None
-        if pars is None:
-            pars = [{"id": i, "name": n, **({"numberedTo": t} if t is not None else {})}
-                    for i, n, t in index.parallels_of(d)]
-            if not d.get("partials"):
-                rendered[d["set_id"]] = pars
-        if pars:
-            item["parallels"] = pars
-        out.append(item)
-    return out
 
 
 def page_messages(total: int, skip: int, year: str | None = None, min_year: str | None = None,

@@ -26,6 +26,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from store.money import cents_to_money as cents_to_money  # re-exported: the tools write money with it
+
 
 class In(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False)
@@ -75,6 +77,16 @@ class Window(Protocol):
 def listed_as(key: str) -> Callable[[str], str]:
     """The alias generator of a ``Page`` subclass: its rows are published under ``key``."""
     return lambda name: key if name == "items" else name
+
+
+class Written:
+    """An answer already written as JSON, in its tool's output shape: a hot path that splices stored
+    fragments (``store/search/pages.py``) instead of building the model. REST sends the bytes as they are."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, json: bytes) -> None:
+        self.json = json
 
 
 class Page(Out, Generic[ItemT]):
@@ -170,12 +182,6 @@ def _date_str(value: Any) -> str:
 
 
 DateStr = Annotated[str, AfterValidator(_date_str)]
-
-
-def cents_to_money(cents: int | None) -> str | None:
-    if cents is None:
-        return None
-    return f"{Decimal(cents) / 100:.2f}"
 
 
 def money_to_cents(value: str | None) -> int | None:

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 import metrics
+from tools._models import Written
 from tools._schema import strict_schema
 from tools.context import ToolContext
 from tools.errors import ServiceError
@@ -116,6 +117,9 @@ def tool(
         output_model = hints.get("return")
         if output_model is type(None):
             output_model = None
+        answers = [a for a in typing.get_args(output_model) if a is not Written]
+        if Written in typing.get_args(output_model) and len(answers) == 1:  # ``Model | Written``: the model
+            output_model = answers[0]
         if not (isinstance(input_model, type) and issubclass(input_model, BaseModel)):
             raise TypeError(f"tool {name}: the input must be a pydantic model")
         if name in _REGISTRY:
@@ -235,6 +239,8 @@ def parse_input(t: Tool, data: Any) -> BaseModel:
 
 
 def dump_output(result: Any) -> Any:
+    if isinstance(result, Written):
+        return json.loads(result.json)
     if isinstance(result, BaseModel):
         return result.model_dump(mode="json", by_alias=True)
     return result

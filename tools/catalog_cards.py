@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Literal
 
@@ -9,13 +10,12 @@ from pydantic import Field, SerializeAsAny
 
 from store.queries import catalog_cards as q
 from store.queries.catalog_filters import CardFilter
-from store.search import CardFilters, CardHit, CatalogIndex
+from store.search import CardFilters
 from tools import _odds
 from tools._catalog_models import (
-    CardDetail, CardOut, CardsPage, FieldKV, card_items, card_out, fields_or_400, indexed_card_items, page_messages,
-    parallel_out,
+    CardDetail, CardOut, CardsPage, FieldKV, card_items, card_out, fields_or_400, page_messages, parallel_out,
 )
-from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Year
+from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Written, Year
 from tools._registry import tool
 from tools._search import catalog_index
 from tools.context import ToolContext
@@ -56,31 +56,32 @@ class CardsQuery(_CardFilters):
 
 
 @tool("catalog_cards", method="GET", path="/v1/catalog/cards", cache=True)
-async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage:
+async def search_cards(ctx: ToolContext, query: CardsQuery) -> CardsPage | Written:
     """Search catalog cards by name, number, year, manufacturer, release, set or attribute; paginated. A name
     matches its words in any order, as prefixes and with small typos, best matches first (unless sort is given)."""
     found = await _search_by_name(ctx, query)
-    if found is not None and all(h.card for h in found[1]):
-        # the index holds all a result shows (prices, fields and parallels too): no database read
-        index, hits, total = found
-        return CardsPage.model_construct(
-            items=indexed_card_items(index, hits), total_count=total, skip=query.skip, take=query.take,
-            messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
+    if found is not None:
+        # the index holds each card's entry as the page shows it (prices, fields and parallels too): the
+        # page is spliced from those bytes, with no database read and no model
+        entries, total = found
+        messages = page_messages(total, query.skip, query.year, query.min_year, query.max_year)
+        if messages is None:
+            return Written(b'{"cards":[%b],"total_count":%d,"skip":%d,"take":%d}'
+                           % (b",".join(entries), total, query.skip, query.take))
+        return CardsPage.model_construct(items=[json.loads(e) for e in entries], total_count=total, skip=query.skip,
+                                         take=query.take, messages=messages)
     async with ctx.transaction() as s:
-        if found is not None:
-            rows, total = await q.rows_in_order(session=s, card_ids=[uuid.UUID(h.id) for h in found[1]]), found[2]
-        else:
-            rows, total = await q.search_cards(session=s, f=query.card_filter(query.field), sort=query.sort,
-                                               order=query.order, skip=query.skip, take=query.take)
+        rows, total = await q.search_cards(session=s, f=query.card_filter(query.field), sort=query.sort,
+                                           order=query.order, skip=query.skip, take=query.take)
         cards = await card_items(s, rows)
     return CardsPage.of(cards, total, query,
                         messages=page_messages(total, query.skip, query.year, query.min_year, query.max_year))
 
 
-async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[CatalogIndex, list[CardHit], int] | None:
-    """The page's cards and the total from the search index, for a name search in relevance order whose
-    other filters the index holds; None sends it to SQL (as does a name the index finds nowhere, so a
-    fragment from inside a word, "htan", still finds what it did)."""
+async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[bytes], int] | None:
+    """The page's card entries (JSON) and the total from the search index, for a name search in relevance
+    order whose other filters the index holds; None sends it to SQL (as does a name the index finds nowhere,
+    so a fragment from inside a word, "htan", still finds what it did)."""
     if not query.name or query.sort is not None or query.release_name or query.set_name or query.attribute_id \
             or query.attribute_short_name or query.field:
         return None
@@ -88,11 +89,9 @@ async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[CatalogI
     filters = CardFilters(year=query.year, min_year=_year_int(query.min_year), max_year=_year_int(query.max_year),
                           number=query.number, manufacturer=query.manufacturer, release_id=query.release_id,
                           set_id=query.set_id)
-    hits, total = index.entities("card", query.name, filters=filters, limit=query.take, offset=query.skip,
-                                 prefix=True, in_text=False)
-    if total == 0:
-        return None
-    return index, hits, total
+    found = index.card_page(query.name, filters=filters, limit=query.take, offset=query.skip, prefix=True,
+                            in_text=False)
+    return found if found[1] else None
 
 
 def _year_int(year: str | None) -> int | None:

@@ -92,15 +92,6 @@ async def search_cards(*, session: AsyncSession, f: CardFilter, sort: str | None
     return await page(session, card_select().where(*conds), skip=skip, take=take)
 
 
-async def rows_in_order(*, session: AsyncSession, card_ids: list[uuid.UUID]) -> list[Any]:
-    """The cards of these ids, in the order given (a page ranked by the search index)."""
-    if not card_ids:
-        return []
-    rows = list((await session.execute(card_select().where(Card.id.in_(card_ids)))).all())
-    pos = {cid: i for i, cid in enumerate(card_ids)}
-    return sorted(rows, key=lambda r: pos[r.id])
-
-
 async def random_cards(*, session: AsyncSession, f: CardFilter, count: int, sort: str | None,
                        order: str) -> list[Any]:
     conds = card_conds(f, dialect_of(session))

@@ -30,7 +30,8 @@ from store.models import (
 )
 from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
-from store.search.schema import SET_PARALLELS, build_schema
+from store.search.pages import PagesWriter
+from store.search.schema import build_schema
 
 MAX_IDS = 20
 WRITER_HEAP = 1_000_000_000
@@ -142,6 +143,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
+    pages = PagesWriter(path)
+    by_set: dict[str, list] = defaultdict(list)  # set id -> its parallels in page order
+    for pid, name, sid, partial, numbered_to in cat.parallels:
+        by_set[_sid(sid)].append([_sid(pid), name, numbered_to, bool(partial)])
     seg_keys = {sid: [fold(n), _sid(sid)] for sid, n in cat.segments.items()}
     rel_ids = {rid: _sid(rid) for rid in cat.releases}  # ids as text, once each (not once per card)
     set_ids = {sid: _sid(sid) for sid in cat.sets}
@@ -216,7 +221,11 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             "fields": cat.fields.get(cid) or None, "prices": cat.prices.get(cid) or None,
             "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
             "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
-        d.add_bytes("card", _to_json({k: v for k, v in page.items() if v is not None}).encode())
+        page = {k: v for k, v in page.items() if v is not None}
+        d.add_bytes("card", _to_json(page).encode())
+        partials = {_sid(p) for p in cat.partial_links.get(cid, ())}
+        shown = [(i, n, t) for i, n, t, partial in by_set.get(set_ids[set_id], ()) if not partial or i in partials]
+        d.add_unsigned("ord", pages.add(page, shown, None if partials else set_id))
         if num:
             d.add_text("number", num)
         writer.add_document(d)
@@ -280,6 +289,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                                  name_bag=" ".join(sorted(folded.split())),
                                  text=" ".join(around), label=label, count=g.count,
                                  weight=0.05 * popularity + 0.01 * max(0, 5 - n_words) / 5)
+            d.add_unsigned("ord", pages.add_label(label))
             for i in ids:
                 d.add_text("ids", i)
             if year:
@@ -290,8 +300,5 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             written += 1
     writer.commit()
     writer.wait_merging_threads()
-    by_set: dict[str, list] = defaultdict(list)
-    for pid, name, sid, partial, numbered_to in cat.parallels:
-        by_set[_sid(sid)].append([_sid(pid), name, numbered_to, bool(partial)])
-    (path / SET_PARALLELS).write_text(json.dumps(by_set, separators=(",", ":")))
+    pages.close()
     return written

@@ -72,7 +72,7 @@ def year_tokens(year: str | None) -> list[str]:
 
 def max_edits(token: str) -> int:
     """Typos tolerated in one query word: none under 4 letters or in numbers, 1 up to 7, 2 from 8."""
-    if len(token) < 4 or any(c.isdigit() for c in token):
+    if len(token) < 4 or any(map(str.isdigit, token)):
         return 0
     return 1 if len(token) < 8 else 2
 

@@ -7,12 +7,12 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
-from store.search.schema import NAME_KINDS, SET_PARALLELS, build_schema
+from store.search.pages import Pages
+from store.search.schema import NAME_KINDS, build_schema
 
 Q = tantivy.Query
 _scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
@@ -46,7 +46,7 @@ class CardHit:
     def data(self) -> dict | None:
         """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
         metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
-        the partial parallels listing it (``CatalogIndex.parallels_of`` adds its set's)."""
+        the partial parallels listing it."""
         if not self.card:
             return None
         text = self.card.decode() if isinstance(self.card, bytes) else self.card
@@ -82,21 +82,11 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
-        self.memo: dict[str, Any] = {}  # views callers derive from this build (dropped with it when the catalog changes)
-        sidecar = self.path / SET_PARALLELS
-        # set id -> [[parallel id, name, numbered_to, is_partial], ...]
-        self._set_parallels: dict[str, list] = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
+        self._pages = Pages(self.path)
 
     @property
     def num_docs(self) -> int:
         return self._searcher.num_docs
-
-    def parallels_of(self, card: dict) -> list[tuple[str, str, int | None]]:
-        """A card's parallels as pages show them, (id, name, numbered_to): its set's full parallels and
-        the partial ones listing it (``card``: ``CardHit.data()``)."""
-        partials = card.get("partials") or ()
-        return [(pid, name, numbered) for pid, name, numbered, partial in self._set_parallels.get(card["set_id"], ())
-                if not partial or pid in partials]
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -189,7 +179,10 @@ class CatalogIndex:
         if query is None or limit <= 0:
             return []
         hits, _ = self._search(query, limit, count=False)
-        return [self._searcher.doc(addr).get_first("label") for _, addr in hits]
+        if not hits:
+            return []
+        label = self._pages.label  # no stored document read
+        return [label(o) for o in self._searcher.fast_field_values("ord", [a for _, a in hits])]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -213,14 +206,28 @@ class CatalogIndex:
         """``cards`` for one kind of catalog entity: "card", "set", "release" or "parallel" (their ids). Words
         match the name or what surrounds it (number, set, release, year, maker, segment, attributes);
         ``need_name``: one of them at least must be in the name; ``in_text=False``: all of them (autocomplete)."""
+        hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset)
+        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                        card=d.get_first("card")) for s, d in docs], total
+
+    def card_page(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
+                  prefix: bool = False, in_text: bool = True) -> tuple[list[bytes], int]:
+        """``entities("card", ...)`` as each card's entry on a result page, JSON (``store/search/pages.py``):
+        no stored document read."""
+        hits, total = self._search(self._entity_query("card", text, filters, prefix, False, in_text), limit, offset)
+        if not hits:
+            return [], total
+        item = self._pages.item
+        return [item(o) for o in self._searcher.fast_field_values("ord", [a for _, a in hits])], total
+
+    def _entity_query(self, kind: str, text: str, filters: CardFilters | None, prefix: bool, need_name: bool,
+                      in_text: bool) -> tantivy.Query:
         words = fold(text).split()
         clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
         clauses.append((MUST, Q.term_query(self.schema, "kind", "card" if kind == "card" else "e_" + kind)))
         clauses += self._filter_clauses(filters or CardFilters())
-        hits, total = self._search(Q.boolean_query(clauses), limit, offset)
-        docs = [(s, self._searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                        card=d.get_first("card")) for s, d in docs], total
+        return Q.boolean_query(clauses)
 
     def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
         """Base cards (not variations) whose whole name, folded, is one of ``phrases``: the listing-title

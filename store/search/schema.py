@@ -5,8 +5,7 @@ from __future__ import annotations
 import tantivy
 
 NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
-SCHEMA_VERSION = 7  # raised when the fields or their meaning change: older index folders are rebuilt
-SET_PARALLELS = "set_parallels.json"  # beside the index: each set's parallels, in the order pages show them
+SCHEMA_VERSION = 8  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
 def build_schema() -> tantivy.Schema:
@@ -31,6 +30,7 @@ def build_schema() -> tantivy.Schema:
     # name documents only
     b.add_text_field("label", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_bytes_field("card", stored=True)  # a card's page fields (JSON), stored only: not a term
+    b.add_unsigned_field("ord", fast=True)  # a card's entry in the pages beside the index (store/search/pages.py)
     b.add_text_field("ids", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_integer_field("count", stored=True)
     b.add_text_field("year_label", stored=True, tokenizer_name="raw", index_option="basic")
