@@ -3,10 +3,11 @@
 Each step reads the card (or its print) another way, merges what it reads into the card's evidence
 and candidates, and the escalation stops at the first step after which the text names one card
 (``scoring.weak_text`` is false), or when the photo's time budget is spent (no further step starts).
-In order: the card enlarged and sharpened, the same in grey levels, the lines of both recognised
-upside down (blurred print the angle classifier did not turn), the corners (a number no line was
-found for), the small print found by morphology, catalog names spotted in it, and what tells the cards
-of the name read apart (release words, then numbers: ``identification.namesakes``).
+In order: catalog names spotted in the first read's own lines, the card enlarged and sharpened, the
+same in grey levels, the lines of both recognised upside down (blurred print the angle classifier did
+not turn), the corners (a number no line was found for), the small print found by morphology, catalog
+names spotted in it, and what tells the cards of the name read apart (release words, then numbers:
+``identification.namesakes``).
 
 Once a read was sure of some line (``reading.upside_down``) and the text names some card (``way_up``),
 the steps that follow read the card only the way it lies. The corners come after the closer reads
@@ -21,6 +22,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from identification import namesakes as ns
 from identification import names as nm
 from identification import scoring as sc
@@ -29,7 +32,7 @@ from identification.evidence import Evidence
 from identification.lookup import CandidateLookup, Candidates, merge_lines
 from identification.thresholds import THRESHOLDS as T
 from identification.worker import past, run_cpu
-from vision import pipeline, smallprint
+from vision import ocr, pipeline, smallprint
 from vision.text import serials
 
 
@@ -111,6 +114,20 @@ async def read_small_print(e: Escalation) -> None:
     await e.merge(e.small.texts)
 
 
+async def spot_read_lines(e: Escalation) -> None:
+    """Catalog names spotted in the lines the first read found wide enough to hold a name: a name read
+    too garbled for any lookup ("Nike Veroes" for Mike Vernon on a small re-save) is often still the clear
+    best fit of the recogniser's per-frame output, at a fraction of a closer read's cost."""
+    crops = [c for c in e.reading.line_crops if c.shape[1] >= smallprint.NAME_ASPECT * c.shape[0]]
+    if not crops:
+        return
+    if e.way_up():
+        crops = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+    names = await e.names()
+    found = await run_cpu(ocr.frames, crops, names.classes)
+    await _spot(e, names, [p for _, _, p in found])
+
+
 async def spot_names(e: Escalation) -> None:
     """Every catalog name scored against the recogniser's per-frame output of the small print and the
     closer reads' lines (``vision.spotting``, in a thread off the event loop); names spotted well
@@ -118,9 +135,14 @@ async def spot_names(e: Escalation) -> None:
     names = await e.names()
     name_probs, e.number_probs = await run_cpu(smallprint.spotting_probs, e.reading.crop, e.small, e.line_crops,
                                                names.classes, e.way_up())
-    scores = await asyncio.to_thread(names.spot, name_probs, segment_id=e.segment_id,
+    await _spot(e, names, name_probs)
+
+
+async def _spot(e: Escalation, names: CatalogNames, probs: list) -> None:
+    scores = await asyncio.to_thread(names.spot, probs, segment_id=e.segment_id,
                                      also=sorted({c["card"].name for c in e.cands.values()}), margin=T.spot_margin)
-    e.ev = e.ev.with_spotted(names=nm.spotted_names(scores))
+    spotted = {**e.ev.spotted.names, **nm.spotted_names(scores)}
+    e.ev = e.ev.with_spotted(names=spotted)
     read = [n for n, sim in e.ev.spotted.names.items() if sim >= T.name_read]
     for c in await e.lookup.by_names(read):
         e.cands.setdefault(c["card"].id, c)
@@ -151,8 +173,8 @@ def _spot_namesake(ev: Evidence, cands: Candidates, names: CatalogNames, probs: 
                            likeliest_number=tie_break)  # where none is spotted
 
 
-STEPS: tuple[Step, ...] = (read_colour, read_grey, read_turned, read_corners, read_small_print, spot_names,
-                           spot_namesake)
+STEPS: tuple[Step, ...] = (spot_read_lines, read_colour, read_grey, read_turned, read_corners, read_small_print,
+                           spot_names, spot_namesake)
 
 
 async def escalate(e: Escalation, until: float | None, steps: tuple[Step, ...] = STEPS) -> Evidence:

@@ -37,6 +37,7 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     looks_known = max(visual.values(), default=0.0) >= T.looks_known
     lead_id, lead = visual_lead(visual)
     led = False
+    pictured = lead_id is not None and visual[lead_id] >= T.same_picture and not rival_read(ev, cands, lead_id)
     scored = []
     shared = sc.shared_context(cands.values())  # words a name's cards all print tell none of them apart
     for cid, c in cands.items():
@@ -48,6 +49,8 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                 f = max(f, 1 - (1 - t) * (1 - v))
             if cid == lead_id and t + T.visual_lead_weight * lead > f:  # the picture tells it from its namesakes
                 f, led = min(1.0, t + T.visual_lead_weight * lead), not looks_known
+            if cid == lead_id and pictured:  # print that names no other card does not sink a sure picture
+                f = max(f, v)
         elif cid in visual:
             f = visual[cid]
         elif looks_known:
@@ -61,6 +64,11 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                                cands[x[1]]["card"].variation_of is not None))
     if not scored:
         return None
+    top = scored[0][1]  # a loosely read name (no sure picture of it) lifted by a number over a name read clearly
+    loose = name_similarity(ev, cands[top]["card"].name) < T.clear_name and visual.get(top, 0.0) < T.sure_picture
+    clear = [x for x in scored if name_similarity(ev, cands[x[1]]["card"].name) >= T.clearly_read] if loose else []
+    if clear:  # comes after the cards of the name read clearly
+        scored = [*clear, *(x for x in scored if x not in clear)]
     best_f, best_id = scored[0]
     best = cands[best_id]
     runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
@@ -73,7 +81,7 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     others = [cands[c] for _, c in scored[1:]]
     tied = next((f for f, cid in scored[1:] if f > best_f - T.tie), None)  # e.g. a variation with the same text
     num = number_read(ev, best["card"].number)
-    if level == "High" and (best_f - runner < T.high_margin or tied is not None
+    if level == "High" and (clear or best_f - runner < T.high_margin or tied is not None
                             or (num > 0 and confusable_number(best, others[:5]))  # a number read decided it
                             or (0 < num < 1  # a stray character guessed, a number spotted
                                 and not (best_id == lead_id and visual[best_id] >= T.same_picture))
@@ -86,6 +94,12 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
         level = "Low"
     alternatives = tuple(cands[cid] for f, cid in scored[1:1 + T.suggestions] if f >= T.suggestion_min)
     return Match(best=best, tier=level, confidence=conf, alternatives=alternatives)
+
+
+def rival_read(ev: Evidence, cands: Candidates, cid: Any) -> bool:
+    """Some candidate of another name than card ``cid``'s has its name read clearly (``T.clear_name``)."""
+    name = cands[cid]["card"].name if cid in cands else None
+    return any(c["card"].name != name and name_similarity(ev, c["card"].name) >= T.clear_name for c in cands.values())
 
 
 def visual_lead(visual: dict) -> tuple[Any, float]:

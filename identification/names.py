@@ -19,12 +19,14 @@ def line_names(ev: Evidence) -> list[str]:
 
 
 def names_read_whole(ev: Evidence, cands) -> set[str]:
-    """The names of ``cands`` (candidate rows) read as a whole line (``line_names``), or as a whole line
-    but for one letter of a last word of two letters or more (``suffix_misread``)."""
+    """The names of ``cands`` (candidate rows) read as a whole line (``line_names``), with OCR-confusable
+    letters ("Seott Stevens"), or as a whole line but for one letter of a last word of two letters or
+    more (``suffix_misread``)."""
     forms = set(line_names(ev))
+    folded = set(ev.text.folded)
     lines = [line.split() for line in ev.text.lines]
     return {name for name in {c["card"].name for c in cands}
-            if name in forms or any(suffix_misread(norm(name).split(), ws) for ws in lines)}
+            if name in forms or fold(name) in folded or any(suffix_misread(norm(name).split(), ws) for ws in lines)}
 
 
 def suffix_misread(name: list[str], line: list[str]) -> bool:
@@ -110,8 +112,9 @@ def _read_similarity(ev: Evidence, name: str) -> float:
         # answer over the Galarian Darmanitan V read)
         return T.name_read - 0.01 if any(f" {plain} " in f" {n} " for n in others) else 1.0
     f = fold(name)
-    if f" {f} " in f" {' '.join(ev.text.folded)} ":
-        return 0.95
+    if f" {f} " in f" {' '.join(ev.text.folded)} ":  # and not only inside a longer name read whole
+        # ("Seott" of "Seott Stevens" is not the trainer Scott)
+        return T.name_read - 0.01 if any(f" {f} " in f" {fold(n)} " for n in others) else 0.95
     tokens = [t for t in f.split() if len(t) >= 2]
     if len(tokens) >= 2 and all(t in ev.text.folded_words for t in tokens):
         return 0.95

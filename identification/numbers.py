@@ -39,12 +39,22 @@ def number_read(ev: Evidence, number: str | None) -> float:
 def prefix_misread(key: str, read: str) -> bool:
     """A number with a letter prefix ("McH-05", "RC-12"; as ``number_key``s) read with its digits exact and
     its prefix's letters partly misread, its first letter right ("Mell-05" and "MeH-05" for McH-05: small
-    capitals blur into other letters, while the digits after them stay legible)."""
-    a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
-    if not a or not b or a.group(2).lstrip("0") != b.group(2).lstrip("0") or a.group(1)[0] != b.group(1)[0]:
+    capitals blur into other letters, while the digits after them stay legible; "Me11-01" for McH-01: a
+    letter of the prefix read as a digit)."""
+    a = _PREFIXED.fullmatch(key)
+    if not a:
         return False
-    pa, pb = a.group(1), b.group(1)  # read at full length or one letter longer ("No 1" is no "NNO1")
-    return pa != pb and len(pa) <= len(pb) <= len(pa) + 1 and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
+    pa, digits = a.group(1), a.group(2)
+    b = _PREFIXED.fullmatch(read)
+    if b and b.group(2).lstrip("0") == digits.lstrip("0"):
+        pb = b.group(1)
+    elif read.endswith(digits) and read[:1].isalpha():  # the prefix's letters read as digits ("Me11-01")
+        pb = read[:-len(digits)]
+    else:
+        return False
+    # read at full length or one letter longer ("No 1" is no "NNO1"), its first letter right
+    return (pa != pb and pa[0] == pb[0] and len(pa) <= len(pb) <= len(pa) + 1
+            and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5)
 
 
 def _exact_forms(key: str) -> set[str]:

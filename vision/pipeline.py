@@ -38,6 +38,9 @@ class Reading:
     # whether the straightened card is upside down (``orientation``), from the first read sure of a line
     # (the first read here, or a closer one in ``tools.identify``); None: not known
     upside_down: bool | None = None
+    # the first read's lines as the text detector cut them (BGR, before the angle classifier turned any):
+    # for spotting catalog names in them (``identification.closer``)
+    line_crops: list[np.ndarray] = field(default_factory=list)
 
 
 @dataclass
@@ -336,7 +339,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
         else:
             crop = detect.straighten(rgb, f.quad, "card")
             turned: list[bool] = []
-            found_lines = _ocr_lines(crop, turned=turned) if with_ocr else []
+            line_crops: list[np.ndarray] = []
+            found_lines = _ocr_lines(crop, crops=line_crops, turned=turned) if with_ocr else []
             end = _holder_label_end(rgb, f.quad, found_lines, (crop.shape[1], crop.shape[0])) if found_lines else None
             if end is not None:  # a holder seen in perspective with a card's proportions
                 slab = detect.straighten(rgb, f.quad, "slab")
@@ -347,7 +351,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
             lines = [t for t, _, _ in found_lines]
             feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
             r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats,
-                        upside_down=orientation(found_lines, turned))
+                        upside_down=orientation(found_lines, turned), line_crops=line_crops)
             label = parse_label(lines)
             if label.company and (label.grade or label.cert):  # a slab whose outline was missed
                 r.kind, r.label = "slab", label

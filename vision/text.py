@@ -92,6 +92,11 @@ def serials(lines: list[str]) -> list[tuple[int, int]]:
 _BEHIND_MARKS = re.compile(r"^[^A-Za-z0-9]*(?:[A-Za-z][^A-Za-z0-9]+)?(\d{2,5})[^A-Za-z0-9]*$")
 
 
+# a lone token of a letter prefix, some of its letters read as digits, a hyphen and digits ("Me11-01" for
+# McH-01): ``identification.numbers.prefix_misread`` weighs it
+_PREFIX_MISREAD = re.compile(r"[A-Za-z][A-Za-z0-9]{1,3}-\d{1,4}")
+
+
 def numbers(lines: list[str]) -> set[str]:
     """Candidate card numbers: ``#12``, ``No. 12``, ``RA-PS``, ``4/102`` (-> ``4``), lone short tokens,
     digits alone behind stray marks (``_BEHIND_MARKS``)."""
@@ -107,7 +112,7 @@ def numbers(lines: list[str]) -> set[str]:
             out.add(m.group(1).lower())
         for m in _SERIAL_RE.finditer(t.replace(" ", "")):
             out.add(m.group(1).lstrip("0") or "0")
-        if re.fullmatch(r"[A-Za-z]{0,4}-?\d{1,4}[A-Za-z]?", t):
+        if re.fullmatch(r"[A-Za-z]{0,4}-?\d{1,4}[A-Za-z]?", t) or _PREFIX_MISREAD.fullmatch(t):
             out.add(t.lower())
     return out
 

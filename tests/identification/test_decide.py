@@ -52,3 +52,42 @@ def test_a_set_named_after_the_player_is_not_read_by_reading_the_name():
                "1991-92")
     m = decide(evidence(["Wayne Gretzky", "Centre/Centre"]), {c["card"].id: c for c in (mcd, extras)}, {})
     assert m is not None and m.best is mcd and m.tier != "High" and extras in m.alternatives
+
+
+def test_a_name_read_with_confusable_letters_inside_a_longer_one_is_not_read():
+    # "Seott Stevens" is Scott Stevens read with "c" as "e"; the trainer card "Scott" had tied with him
+    from identification.names import names_read_whole
+
+    trainer = _row("Scott", "84", "Emerald", "Emerald", "2005")
+    scott = _row("Scott Stevens", "Mc-24", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")
+    for order in ([trainer, scott], [scott, trainer]):
+        ev = evidence(["Seott Stevens", "Defense/Défenseur"])
+        ev = ev.with_read_whole(names_read_whole(ev, order))
+        m = decide(ev, {c["card"].id: c for c in order}, {})
+        assert m is not None and m.best is scott
+
+
+def test_a_name_read_clearly_comes_first_over_a_loose_one_lifted_by_a_number():
+    # "KARIYA" / "PAUL" read, and "41": Hariyama #41 (a loose fit of the words) had been the answer
+    hariyama = _row("Hariyama", "41", "Great Encounters", "Great Encounters", "2008")
+    kariya = _row("Paul Kariya", "1", "1996-97 Upper Deck Collector's Choice", "Collector's Choice", "1996-97")
+    m = decide(evidence(["KARIYA", "PAUL", "41"]), {c["card"].id: c for c in (hariyama, kariya)}, {})
+    assert m is not None and m.best is kariya and m.tier != "High" and hariyama in m.alternatives
+
+
+def test_a_sure_picture_is_not_sunk_by_print_that_names_no_card_clearly():
+    # the McDonald's checklist prints no name; "ALL-STARS" fits "Mawile VSTAR" loosely
+    checklist = _row("Checklist", "Mc-25", "1991-92 Upper Deck McDonald's All-Stars",
+                     "Upper Deck McDonald's All-Stars", "1991-92")
+    mawile = _row("Mawile VSTAR", "071", "Silver Tempest", "Silver Tempest", "2022")
+    other = _row("Rick Tocchet", "Mc-2", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")  # another card of the set, its picture alike in part
+    cands = {c["card"].id: c for c in (mawile, checklist, other)}
+    m = decide(evidence(["ALL-STARS", "JOUEURS ÉTOILES"]), cands, {checklist["card"].id: 0.88, other["card"].id: 0.6})
+    assert m is not None and m.best is checklist
+    # a name read clearly is not overruled by another card's picture
+    neely = _row("Cam Neely", "Mc-1", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")
+    m = decide(evidence(["Cam Neely"]), {c["card"].id: c for c in (neely, checklist)}, {checklist["card"].id: 0.88})
+    assert m is not None and m.best is neely

@@ -1,0 +1,52 @@
+"""The closer reads' first step: catalog names spotted in the lines the first read found (no engine)."""
+
+from __future__ import annotations
+
+import uuid
+from types import SimpleNamespace
+
+import numpy as np
+
+from identification import closer
+from identification.evidence import evidence
+from identification.names import name_similarity
+from identification.thresholds import THRESHOLDS
+from vision import ocr, pipeline
+
+VERNON = {"card": SimpleNamespace(id=uuid.uuid4(), name="Mike Vernon", number="Mc-20", set_id=uuid.uuid4(),
+                                  variation_of=None),
+          "release_name": "1991-92 Upper Deck McDonald's All-Stars", "set_name": "Upper Deck McDonald's All-Stars",
+          "year": "1991-92"}
+
+
+class Names:
+    classes = np.arange(2)
+
+    def spot(self, probs, *, segment_id, also, margin):
+        return {"Mike Vernon": -0.2, "Mike Ferris": -0.7} if probs else {}
+
+    def folded_in(self, lines):
+        return []
+
+
+class Lookup:
+    async def by_names(self, names):
+        return [VERNON] if "Mike Vernon" in names else []
+
+
+async def test_a_name_too_garbled_to_look_up_is_spotted_in_the_first_reads_lines(monkeypatch):
+    # a small re-save: "Nike Veroes" names no card, but its line is the clear best fit of Mike Vernon
+    cut: list = []
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: cut.extend(crops) or
+                        [("", 0.0, np.zeros((4, 3), np.float32)) for _ in crops])
+    wide, short = np.zeros((20, 160, 3), np.uint8), np.zeros((20, 30, 3), np.uint8)
+    reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0, crop=np.zeros((70, 50, 3), np.uint8),
+                               lines=["HJO", "Nike Veroes"], line_crops=[short, wide])
+
+    async def names():
+        return Names()
+
+    e = closer.Escalation(reading, evidence(reading.lines), {}, Lookup(), names)
+    ev = await closer.escalate(e, None, steps=(closer.spot_read_lines,))
+    assert len(cut) == 1 and cut[0] is wide  # only a line wide enough to hold a name
+    assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read and VERNON["card"].id in e.cands
