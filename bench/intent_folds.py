@@ -34,7 +34,8 @@ class _Memo:
     """The process's encoder, remembering sentences already embedded (folds share most examples)."""
 
     def __init__(self, enc: Any) -> None:
-        self.enc, self.rows = enc, {}
+        self.enc = enc
+        self.rows: dict[str, Any] = {}
 
     def encode(self, texts: list[str]) -> Any:
         new = [t for t in dict.fromkeys(texts) if t not in self.rows]
