@@ -228,7 +228,7 @@ def lexical(text: str) -> Intent | None:
     return None
 
 
-LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close to the best
+LEXICAL_MARGIN = 0.2   # a word pattern wins when its family scores this close to the best
 
 
 # words that settle the family whatever the rest says (an explicit request)
@@ -288,12 +288,35 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
     elif intent is not None and intent.name == "wantlist" and LIST_ENTRY.match(low) and _names_left(text):
         intent = BY_NAME["wantlist_add"]   # a list heading and a card after it: an entry to add
+    if intent is not None and intent.name == "price_compare" and not _two_sides(low):
+        # "which of those two is worth more", "is that more than X", "worth more than i paid": the
+        # other side is in the conversation or the collection, which the next family answers
+        intent = _best_of(text, [i.name for i in INTENTS if i.steps and i.name != "price_compare"]) or intent
+    if intent is not None and intent.name in ("set_facts", "catalog_stats") and MINE.search(low):
+        intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # about my cards
     if intent is not None and intent.name == "owns" and not re.search(
             r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
         intent = None   # "order me a pizza": nothing about owning
     return intent, confidence
 
 
+def _two_sides(low: str) -> bool:
+    """Both sides of a comparison are in the question: "X or Y", "X vs Y", "is X worth more than Y"."""
+    if re.search(r"\b(or|vs\.?|versus)\b", low):
+        return True
+    than = re.search(r"\bthan\b", low)
+    return than is not None and not re.search(r"\b(that|it|this|those|these|them|one)\b", low[:than.start()]) and \
+        bool([w for w in _names_left(low[than.end():]) if w not in ("two", "both", "pair")])
+
+
+def _best_of(text: str, names: list[str]) -> Intent | None:
+    """The best-scoring family among ``names`` (None without embeddings)."""
+    scores = classifier.ranked(text)[2]
+    return BY_NAME[max(names, key=lambda n: scores.get(n, -9.0))] if scores else None
+
+
+# the asker's own cards: a catalog-wide fact is never what is asked
+MINE = re.compile(r"\bmy\b|\bi (have|own|got)\b|\bi'?ve got\b|\bdo i (have|own)\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it)\b")
 LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add)?\s*[:\-]\s*\S")   # "wantlist: <card>"
