@@ -78,3 +78,38 @@ def test_fresh_wordings_reach_their_family(question, family):
     assert question not in bank   # a wording of this test's own, not an example
     intent, _ = intents.classify(respell(question))
     assert intent is not None and intent.name == family
+
+
+@pytest.mark.parametrize("question,family", [
+    ("which of the pair sells for more in a psa 9", "price"),            # the cards just shown
+    ("is my jungle scyther worth more than what i spent on it", "collection_roi"),
+    ("is a fossil lapras worth more than a jungle snorlax", "price_compare"),
+])
+def test_a_comparison_needs_both_sides_in_the_question(question, family):
+    if not classifier.warm():
+        pytest.skip("sentence embeddings unavailable")
+    intent, _ = intents.classify(respell(question))
+    assert intent is not None and intent.name == family
+
+
+def test_a_catalog_fact_about_my_own_cards_is_a_collection_question():
+    if not classifier.warm():
+        pytest.skip("sentence embeddings unavailable")
+    intent, _ = intents.classify(respell("how many cards are stored in my collection at the moment"))
+    assert intent is not None and intent.collection
+
+
+def test_a_weak_short_follow_up_keeps_the_earlier_family(monkeypatch):
+    from agent.builtin import planner
+    from tests.agent.test_collector_words import _understand
+
+    real = planner.classify
+
+    def weakly_shopping(text):   # the follow-up read as shopping, but only just
+        return (intents.BY_NAME["marketplace"], 0.55) if text.startswith("and ") else real(text)
+
+    monkeypatch.setattr(planner, "classify", weakly_shopping)
+    assert _understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "grades"
+    monkeypatch.setattr(planner, "classify", lambda text: (intents.BY_NAME["marketplace"], 0.9)
+                        if text.startswith("and ") else real(text))
+    assert _understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "marketplace"
