@@ -1,8 +1,9 @@
-"""Question -> question family by nearest labelled examples (``prompts/intents.yaml``) in
-sentence-embedding space. Names are masked first (words the examples only ever capitalise), so a
-family is recognised by the words around the name. ``classify`` returns ``(None, 0)`` when the
-embeddings are unavailable (the caller then uses word patterns), ``("none", c)`` below the
-confidence threshold and ``("unknown", c)`` for questions like the out-of-scope examples.
+"""Question -> question family, learnt from the labelled examples of ``prompts/intents.yaml``: a
+linear model over the question's sentence embedding and its cue words (the family words it uses),
+fitted in closed form when the process starts. Names are masked first (words the examples only
+ever capitalise), so a family is recognised by the words around the name. ``classify`` returns
+``(None, 0)`` when the embeddings are unavailable (the caller then uses word patterns),
+``("none", c)`` when no example is near enough and ``("unknown", c)`` for out-of-scope questions.
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from agent import embeddings
 from tools._linking import NEVER_NAMES, read
 
 BANK = Path(__file__).resolve().parents[2] / "prompts" / "intents.yaml"  # the top-level prompts/
-THRESHOLD = 0.52       # below this best similarity nothing fits: say what can be done instead
+THRESHOLD = 0.52       # the chosen family's nearest example at least this similar, or nothing fits
+RIDGE = 1.0            # the linear model's regularisation: larger leans on the examples' average
+CUE_WEIGHT = 0.5       # a cue word's feature beside the (unit-length) sentence embedding
 TOP_K = 3
+WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 _LOCK = threading.Lock()
 _STATE: dict[str, Any] = {}
 
@@ -33,10 +38,14 @@ def load_bank(path: Path = BANK) -> dict[str, list[str]]:
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """Words the examples use in lowercase: family words, never masked."""
+    return bank_words(load_bank())
+
+
+def bank_words(bank: dict[str, list[str]]) -> frozenset[str]:
     words = set(NEVER_NAMES)
-    for examples in load_bank().values():
+    for examples in bank.values():
         for ex in examples:
-            words |= {w for w in re.findall(r"[A-Za-z][A-Za-z'\-]*", ex) if w.islower()}
+            words |= {w for w in WORD.findall(ex) if w.islower()}
     return frozenset(words)
 
 
@@ -66,10 +75,10 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-def mask(text: str) -> str:
+def mask(text: str, vocab: frozenset[str] | None = None) -> str:
     """Leftover words that are not family words become X ("cheapest ozzie smith" -> "cheapest X");
     a family word with a typo is corrected first."""
-    vocab = vocabulary()
+    vocab = vocabulary() if vocab is None else vocab
     r = read(text)
     out = text
     for pos, word in sorted(r.tokens, reverse=True):
@@ -93,23 +102,61 @@ def bare_name(text: str) -> bool:
                                           masked) is not None
 
 
-def _index() -> tuple[Any, list[str]] | None:
+class Model:
+    """A family's score: how near its closest examples are (mean of the nearest three and the nearest)
+    plus a ridge model's over the sentence embedding and the cue words the question uses."""
+
+    def __init__(self, bank: dict[str, list[str]], enc: Any) -> None:
+        self.enc = enc
+        self.vocab = bank_words(bank)
+        self.labels = [label for label, examples in bank.items() for _ in examples]
+        self.families = list(bank)
+        self.rows = [np.array([i for i, lb in enumerate(self.labels) if lb == f]) for f in self.families]
+        masked = [mask(ex, self.vocab) for examples in bank.values() for ex in examples]
+        self.matrix = np.asarray(enc.encode(masked), dtype=np.float64)
+        self.cues = {w: i for i, w in enumerate(sorted({w for t in masked for w in self._words(t)}))}
+        x = np.hstack([self.matrix, self._cue_rows(masked)])
+        y = -np.ones((len(self.labels), len(self.families)))
+        y[np.arange(len(self.labels)), [self.families.index(lb) for lb in self.labels]] = 1.0
+        self.weights = np.linalg.solve(x.T @ x + RIDGE * np.eye(x.shape[1]), x.T @ y)
+
+    @staticmethod
+    def _words(masked: str) -> set[str]:
+        return {w.lower() for w in WORD.findall(masked) if w != "X"}
+
+    def _cue_rows(self, masked: list[str]) -> Any:
+        rows = np.zeros((len(masked), len(self.cues) + 1))
+        rows[:, -1] = 1.0   # the bias
+        for i, text in enumerate(masked):
+            for w in self._words(text):
+                if w in self.cues:
+                    rows[i, self.cues[w]] = CUE_WEIGHT
+        return rows
+
+    def rank(self, text: str) -> tuple[str, float, dict[str, float]]:
+        masked = mask(text, self.vocab)
+        vec = np.asarray(self.enc.encode([masked])[0], dtype=np.float64)
+        sims = self.matrix @ vec
+        ridge = np.concatenate([vec, self._cue_rows([masked])[0]]) @ self.weights
+        nearest = [np.sort(sims[rows])[::-1][:TOP_K] for rows in self.rows]
+        out = ridge + np.array([0.5 * top.mean() + 0.5 * top[0] for top in nearest])
+        scores = {f: round(float(v), 4) for f, v in zip(self.families, out)}
+        best = int(np.argmax(out))
+        near = float(nearest[best][0])
+        if near < THRESHOLD:
+            return "none", round(near, 3), scores   # no close example: nothing fits
+        return self.families[best], round(near, 3), scores
+
+
+def _index() -> Model | None:
     if "index" in _STATE:
         return _STATE["index"]
     with _LOCK:
         if "index" in _STATE:
             return _STATE["index"]
         enc = embeddings.encoder()
-        index = None
-        if enc is not None:
-            labels, texts = [], []
-            for label, examples in load_bank().items():
-                for ex in examples:
-                    labels.append(label)
-                    texts.append(mask(ex))
-            index = (enc.encode(texts), labels)
-        _STATE["index"] = index
-        return index
+        _STATE["index"] = Model(load_bank(), enc) if enc is not None else None
+        return _STATE["index"]
 
 
 def warm() -> bool:
@@ -125,21 +172,7 @@ def classify(text: str) -> tuple[str | None, float]:
 @lru_cache(maxsize=2048)
 def ranked(text: str) -> tuple[str | None, float, dict[str, float]]:
     """(family or "none"/"unknown", confidence, every family's score)."""
-    index = _index()
-    if index is None:
+    model = _index()
+    if model is None:
         return None, 0.0, {}
-    matrix, labels = index
-    enc = embeddings.encoder()
-    assert enc is not None
-    vec = enc.encode([mask(text)])[0]
-    sims = (matrix @ vec).tolist()
-    per: dict[str, list[float]] = {}
-    for label, s in zip(labels, sims):
-        per.setdefault(label, []).append(s)
-    scored = {label: sum(sorted(v, reverse=True)[:TOP_K]) / min(TOP_K, len(v)) * 0.5 + max(v) * 0.5
-              for label, v in per.items()}
-    best = max(scored, key=scored.__getitem__)
-    confidence = max(per[best])
-    if confidence < THRESHOLD:
-        return "none", confidence, scored
-    return best, round(confidence, 3), scored
+    return model.rank(text)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, fold, read
+from tools._linking import NEVER_NAMES, read
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ def lexical(text: str) -> Intent | None:
     return None
 
 
-LEXICAL_MARGIN = 0.08   # a word pattern wins when its family scores this close to the best
+LEXICAL_MARGIN = 0.2   # a word pattern wins when its family scores this close to the best
 
 
 # words that settle the family whatever the rest says (an explicit request)
@@ -276,67 +276,50 @@ cheers bye goodbye ok okay cool great nice awesome that's thats all how are you 
 lol haha wow appreciate it""".split())
 
 
-MY_GAINS = re.compile(r"\b(worst investment|best investment|biggest loss|biggest gain|lost value|lose value|"
-                      r"(gone|went|go|goes|going) down in value|what i paid|paid for|pay for|i paid|spent on|spend on|make money|made money|making money|lose money|lost money|losing money|"
-                      r"(go|goes|going|gone|went) (up|down)|gaining|losing value|in the (green|red)|up or down)\b")
-
-
 def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
     intent, confidence = _classify(text)
     low = text.lower()
-    # my cards against what I paid ("which of my cards are going up", "did i make money on my X")
-    if intent is not None and intent.name in ("collection_cards", "trend", "price", "collection_value", "owns") and \
-            re.search(r"\bmy\b", low) and MY_GAINS.search(low):
-        intent = BY_NAME["collection_roi"]
-    # "do i own a charizard": one card of the collection, not the whole list
-    if intent is not None and intent.name in ("collection_cards", "collection_value", "collection_best", "find",
-                                              "details") and OWNS_ASK.search(low) and _names_left(text):
-        intent = BY_NAME["owns"]
-    # "how many cards do i have from base set": my progress in that set, not the set's size
-    if intent is not None and intent.name in ("set_facts", "catalog_stats") and \
-            re.search(r"\b(i|i'?ve) (have|own|got)\b|\bdo i (have|own)\b|\bmy\b", low):
-        set_words = read(text).years or any(fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in read(text).tokens)
-        intent = BY_NAME["set_missing"] if set_words else BY_NAME["collection_count"]
-    # "what's the value of my pokemon cards": the collection's value, not a card named so
-    if intent is not None and intent.name in ("price", "find", "details") and \
-            re.search(r"\bmy\b[\w\s]{0,20}\b(cards|collection|stuff|binder)\b", low) and \
-            re.search(r"\b(value|worth|total)\b", low) and not re.search(r"\b(it|its|that|this)\b", low):
-        intent = BY_NAME["collection_value"]
-    # "my top one by value", "the best card i have": the collection's, whatever else the words resemble
-    if (intent is None or intent.name in ("price", "find", "details", "parallels", "random", "unknown")) and \
-            MY_BEST.search(low):
-        intent = BY_NAME["collection_best"]
     # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
     if intent is not None and intent.name == "wantlist_add" and (
-            not ADD_VERBS.search(low) or re.match(r"^\s*(did|have|has|is|was|are|were)\b", low) or "already" in low):
+            not (ADD_VERBS.search(low) or LIST_ENTRY.match(low)) or
+            re.match(r"^\s*(did|have|has|is|was|are|were)\b", low) or "already" in low):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
-    if intent is not None and intent.name in ("owns", "collection_cards") and WANT_WORDS.search(low) and \
-            not re.search(r"\bcollection\b", low):
-        intent = BY_NAME["wantlist"]   # "is base set machamp on my wishlist"
-    if intent is not None and intent.name == "wantlist" and \
-            re.match(r"^\s*(want ?list|wish ?list|wants)\s*[:\-]\s*\S", low) and _names_left(text):
-        intent = BY_NAME["wantlist_add"]   # "wantlist: larry bird 86-87 fleer #9"
+    elif intent is not None and intent.name == "wantlist" and LIST_ENTRY.match(low) and _names_left(text):
+        intent = BY_NAME["wantlist_add"]   # a list heading and a card after it: an entry to add
+    if intent is not None and intent.name == "price_compare" and not _two_sides(low):
+        # "which of those two is worth more", "is that more than X", "worth more than i paid": the
+        # other side is in the conversation or the collection, which the next family answers
+        intent = _best_of(text, [i.name for i in INTENTS if i.steps and i.name != "price_compare"]) or intent
+    if intent is not None and intent.name in ("set_facts", "catalog_stats") and MINE.search(low):
+        intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # about my cards
     if intent is not None and intent.name == "owns" and not re.search(
             r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
         intent = None   # "order me a pizza": nothing about owning
-    if intent is not None and intent.name == "set_missing" and not re.search(r"\bmissing|\bneed\b|\bdon'?t have", low) \
-            and not _names_left(text) and not read(text).years and re.search(r"\bhow many\b", low):
-        intent = BY_NAME["collection_count"]   # "anyway how many cards do i have": no set named
-    if intent is not None and re.search(r"\bmy\b", low) and \
-            re.search(r"\b(group|break ?down|sort|split|organi[sz]e)\b.*\bby\b", low):
-        intent = BY_NAME["breakdown"]   # "group my cards by set/release"
     return intent, confidence
 
 
-MY_BEST = re.compile(r"\bmy\b.*\b(top|best|most valuable|priciest|cheapest|least valuable)\b[\w\s]{0,12}\b(card|one)\b|"
-                     r"\bmy\b.*\b(card|one)\b.*\b(top|best|highest|most valuable)\b.*\bby value\b|"
-                     r"\b(top|best|most valuable|priciest|cheapest) (card|one) (i (own|have)|in my collection|of mine)\b")
-OWNS_ASK = re.compile(r"\b(do|did) (i|we) (own|have|got)\b|\bhave i got\b|\bi got (a|an|any)\b|"
-                      r"\bis\b.*\bin my (collection|binder|cards)\b|\bany\b.*\bin my (collection|binder)\b")
+def _two_sides(low: str) -> bool:
+    """Both sides of a comparison are in the question: "X or Y", "X vs Y", "is X worth more than Y"."""
+    if re.search(r"\b(or|vs\.?|versus)\b", low):
+        return True
+    than = re.search(r"\bthan\b", low)
+    return than is not None and not re.search(r"\b(that|it|this|those|these|them|one)\b", low[:than.start()]) and \
+        bool([w for w in _names_left(low[than.end():]) if w not in ("two", "both", "pair")])
+
+
+def _best_of(text: str, names: list[str]) -> Intent | None:
+    """The best-scoring family among ``names`` (None without embeddings)."""
+    scores = classifier.ranked(text)[2]
+    return BY_NAME[max(names, key=lambda n: scores.get(n, -9.0))] if scores else None
+
+
+# the asker's own cards: a catalog-wide fact is never what is asked
+MINE = re.compile(r"\bmy\b|\bi (have|own|got)\b|\bi'?ve got\b|\bdo i (have|own)\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it)\b")
+LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|chasing|hunting|looking for)\b")
 VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")

@@ -19,6 +19,7 @@ from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
+WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
 ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|now|ok and|also)\b", re.I)
 
 
@@ -49,9 +50,12 @@ def understand(conv: Conversation) -> State:
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
     elliptical = bool(ELLIPSIS.match(conv.question)) and (
         ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
-    if conv.history and (ent.reply or elliptical or (ent.follow_up and (intent is None or intent.name in INHERIT))):
+    # "and the lowest one?": a weak reading of a short follow-up naming nothing keeps the earlier family
+    weak = bool(ELLIPSIS.match(conv.question)) and confidence < WEAK and not ent.has_card_words
+    if conv.history and (ent.reply or elliptical or weak or
+                         (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or intent is None or intent.name == "unknown") \
+        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
