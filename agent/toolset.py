@@ -42,7 +42,8 @@ def _tool_index() -> tuple[Any, list[str]] | None:
         if "index" not in _STATE:
             enc = embeddings.encoder()
             tools = agent_tools()
-            _STATE["index"] = (enc.encode([_tool_text(t) for t in tools]), [t.name for t in tools]) if enc else None
+            _STATE["index"] = ((embeddings.encode_fixed(enc, [_tool_text(t) for t in tools]), [t.name for t in tools])
+                               if enc else None)
         return _STATE["index"]
 
 
@@ -61,7 +62,7 @@ def relevant(question: str, candidates: list[str], k: int = RETRIEVE_K) -> list[
         matrix, names = index
         enc = embeddings.encoder()
         assert enc is not None
-        sims = (matrix @ enc.encode([question])[0]).tolist()
+        sims = (matrix @ enc.encode([question])[0].numpy()).tolist()
         for _, name in sorted(zip(sims, names), reverse=True):
             if len(chosen) >= k:
                 break

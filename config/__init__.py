@@ -55,6 +55,8 @@ class Settings:
     mcp_allow_writes: bool = False
     # agent: sentence embeddings for question families and tool retrieval (false: word patterns only)
     agent_embeddings: bool = True
+    # agent: folder for embeddings of fixed texts (example bank, tool descriptions); empty = ~/.cache/cardwise
+    agent_cache_dir: str = ""
     # agent: a real model is offered only the tools relevant to the question (false: every permitted tool)
     llm_tool_retrieval: bool = True
     extra: dict[str, str] = field(default_factory=dict)

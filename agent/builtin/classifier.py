@@ -53,10 +53,25 @@ def _near(word: str, vocab: frozenset[str]) -> str | None:
     """A family word one edit away ("colection" -> "collection"), for words of 5+ letters."""
     if len(word) < 5 or everyday(word):
         return None   # a word in its own right ("light" is not a mistyped "flight")
+    index = _deletions(vocab)
+    near = sorted({v for key in _shortened(word) for v in index.get(key, ())})
+    return next((v for v in near if _one_edit(word, v)), None)
+
+
+def _shortened(word: str) -> set[str]:
+    return {word, *(word[:i] + word[i + 1:] for i in range(len(word)))}
+
+
+@lru_cache(maxsize=4)
+def _deletions(vocab: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The family words of 5+ letters under themselves and each one-letter deletion: two words one edit
+    apart share a key, so a typo's candidates are found without scanning the vocabulary."""
+    index: dict[str, set[str]] = {}
     for v in vocab:
-        if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
-            return v
-    return None
+        if len(v) >= 5:
+            for key in _shortened(v):
+                index.setdefault(key, set()).add(v)
+    return {key: tuple(words) for key, words in index.items()}
 
 
 def everyday(word: str) -> bool:
@@ -113,7 +128,7 @@ class Model:
         self.families = list(bank)
         self.rows = [np.array([i for i, lb in enumerate(self.labels) if lb == f]) for f in self.families]
         masked = [mask(ex, self.vocab) for examples in bank.values() for ex in examples]
-        self.matrix = np.asarray(enc.encode(masked), dtype=np.float64)
+        self.matrix = np.asarray(embeddings.encode_fixed(enc, masked), dtype=np.float64)
         self.cues = {w: i for i, w in enumerate(sorted({w for t in masked for w in self._words(t)}))}
         x = np.hstack([self.matrix, self._cue_rows(masked)])
         y = -np.ones((len(self.labels), len(self.families)))
