@@ -77,7 +77,7 @@ def two_workers(db_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen,
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", "2"],
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120   # a cold start on a busy 2-core machine
         while True:
             workers = _children(proc.pid)
             listening = _listening_inodes(port)
