@@ -31,10 +31,11 @@ from store.models import (
 from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
 from store.search.pages import PagesWriter
-from store.search.schema import build_schema
+from store.search.schema import NAMES, build_schema
 
 MAX_IDS = 20
 WRITER_HEAP = 1_000_000_000
+NAMES_HEAP = 300_000_000  # the distinct names' own index (``NAMES``): a few percent of the documents
 
 
 @dataclass
@@ -143,6 +144,9 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
+    (path / NAMES).mkdir()
+    names_writer = tantivy.Index(schema, path=str(path / NAMES), reuse=False).writer(heap_size=NAMES_HEAP,
+                                                                                      num_threads=1)
     pages = PagesWriter(path)
     by_set: dict[str, list] = defaultdict(list)  # set id -> its parallels in page order
     for pid, name, sid, partial, numbered_to in cat.parallels:
@@ -296,9 +300,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                 d.add_text("year_label", year)
             if seg in cat.segments:
                 d.add_text("segment_label", cat.segments[seg])
-            writer.add_document(d)
+            names_writer.add_document(d)
             written += 1
-    writer.commit()
-    writer.wait_merging_threads()
+    for w in (writer, names_writer):
+        w.commit()
+        w.wait_merging_threads()
     pages.close()
     return written

@@ -12,7 +12,7 @@ import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
 from store.search.pages import Pages
-from store.search.schema import NAME_KINDS, build_schema
+from store.search.schema import NAME_KINDS, NAMES, build_schema
 
 Q = tantivy.Query
 _scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
@@ -82,11 +82,13 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
+        # the distinct names apart: autocomplete walks their postings, not the cards' (same fields)
+        self._names = tantivy.Index.open(str(self.path / NAMES)).searcher()
         self._pages = Pages(self.path)
 
     @property
     def num_docs(self) -> int:
-        return self._searcher.num_docs
+        return self._searcher.num_docs + self._names.num_docs
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -114,9 +116,11 @@ class CatalogIndex:
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
 
     def _known(self, field: str, word: str, prefix: bool = False) -> bool:
-        if self._searcher.doc_freq(field, word) > 0:
-            return True
-        return prefix and bool(self._searcher.terms_with_prefix(field, word, limit=1))
+        """Whether the field holds the word (as a prefix: begins one of its words), cards or names alike."""
+        for searcher in (self._names, self._searcher):
+            if searcher.doc_freq(field, word) > 0:
+                return True
+        return prefix and any(s.terms_with_prefix(field, word, limit=1) for s in (self._names, self._searcher))
 
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
                     context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
@@ -140,14 +144,14 @@ class CatalogIndex:
                                             SAME_WORDS)))
         return clauses
 
-    def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True
-                ) -> tuple[list[tuple[float, object]], int]:
-        size = max(self._searcher.num_docs, 1)
+    def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True,
+                searcher: tantivy.Searcher | None = None) -> tuple[list[tuple[float, object]], int]:
+        searcher = searcher or self._searcher
+        size = max(searcher.num_docs, 1)
         if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
-            res = self._searcher.search(query, limit=1, count=True)
+            res = searcher.search(query, limit=1, count=True)
             return [], int(res.count or 0)
-        res = self._searcher.search(query, limit=min(limit, size), count=count, offset=offset,
-                                    weight_by_field="weight")
+        res = searcher.search(query, limit=min(limit, size), count=count, offset=offset, weight_by_field="weight")
         return list(res.hits), int(res.count or 0)
 
     # ------------------------------------------------------------------ names
@@ -159,10 +163,10 @@ class CatalogIndex:
         query = self._names_query(words, kinds, fuzzy=fuzzy, prefix=prefix)
         if query is None or limit <= 0:
             return []
-        hits, _ = self._search(query, limit, count=False)
+        hits, _ = self._search(query, limit, count=False, searcher=self._names)
         out = []
         for score, addr in hits:
-            doc = self._searcher.doc(addr)
+            doc = self._names.doc(addr)
             label = doc.get_first("label")
             name_words = fold(label).split()
             out.append(NameHit(kind=doc.get_first("kind"), name=label, score=round(float(score), 4),
@@ -178,11 +182,11 @@ class CatalogIndex:
         query = self._names_query(fold(phrase).split(), kinds, fuzzy=True, prefix=True)
         if query is None or limit <= 0:
             return []
-        hits, _ = self._search(query, limit, count=False)
+        hits, _ = self._search(query, limit, count=False, searcher=self._names)
         if not hits:
             return []
         label = self._pages.label  # no stored document read
-        return [label(o) for o in self._searcher.fast_field_values("ord", [a for _, a in hits])]
+        return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -191,8 +195,9 @@ class CatalogIndex:
             return None
         # (distinct names have no release or set around them: no context clause)
         clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
-        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
-                        else Q.term_query(self.schema, "kind", wanted[0])))
+        if len(wanted) < len(NAME_KINDS):  # the names' own index holds nothing else
+            clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                            else Q.term_query(self.schema, "kind", wanted[0])))
         return Q.boolean_query(clauses)
 
     # ------------------------------------------------------------------ cards

@@ -1,11 +1,13 @@
-"""The index's fields: one document per card and one per distinct name (player, release, set, parallel, maker)."""
+"""The index's fields: one document per card and one per distinct name (player, release, set, parallel, maker);
+the names are a second index of the same fields, in a sub-folder."""
 
 from __future__ import annotations
 
 import tantivy
 
 NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
-SCHEMA_VERSION = 8  # raised when the fields or their meaning change: older index folders are rebuilt
+NAMES = "names"  # the sub-folder of the distinct names' index: autocomplete walks only their postings
+SCHEMA_VERSION = 9  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
 def build_schema() -> tantivy.Schema:
