@@ -31,11 +31,11 @@ from store.models import (
 from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
 from store.search.pages import PagesWriter
-from store.search.schema import NAMES, build_schema
+from store.search.schema import ENTITIES, NAMES, build_schema
 
 MAX_IDS = 20
 WRITER_HEAP = 1_000_000_000
-NAMES_HEAP = 300_000_000  # the distinct names' own index (``NAMES``): a few percent of the documents
+SMALL_HEAP = 200_000_000  # the names' and entities' own indexes (``NAMES``, ``ENTITIES``): a few percent of the documents
 
 
 @dataclass
@@ -137,6 +137,11 @@ def _sid(value: Any) -> str:
 _to_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps with options makes an encoder per call
 
 
+def _writer(schema: tantivy.Schema, folder: Path) -> tantivy.IndexWriter:
+    folder.mkdir()
+    return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=SMALL_HEAP, num_threads=1)
+
+
 def write_index(cat: CatalogRows, path: Path) -> int:
     """Write every card and distinct name into a new index at ``path``; returns the documents written."""
     schema = build_schema()
@@ -144,9 +149,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
-    (path / NAMES).mkdir()
-    names_writer = tantivy.Index(schema, path=str(path / NAMES), reuse=False).writer(heap_size=NAMES_HEAP,
-                                                                                      num_threads=1)
+    names_writer, entities_writer = (_writer(schema, path / sub) for sub in (NAMES, ENTITIES))
     pages = PagesWriter(path)
     by_set: dict[str, list] = defaultdict(list)  # set id -> its parallels in page order
     for pid, name, sid, partial, numbered_to in cat.parallels:
@@ -270,11 +273,11 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         g.years.add(rel_info[rid][1])
         g.segments[rel_info[rid][2]] += 1
     for rid, (name, _, _, _) in cat.releases.items():
-        writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
+        entities_writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
     for sid, (name, rid) in cat.sets.items():
-        writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
+        entities_writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
     for pid, name, sid, _, _ in cat.parallels:
-        writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
+        entities_writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
     written += len(cat.releases) + len(cat.sets) + len(cat.parallels)
     for kind, named in groups.items():
         for key, g in named.items():
@@ -302,7 +305,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                 d.add_text("segment_label", cat.segments[seg])
             names_writer.add_document(d)
             written += 1
-    for w in (writer, names_writer):
+    for w in (writer, names_writer, entities_writer):
         w.commit()
         w.wait_merging_threads()
     pages.close()

@@ -12,7 +12,7 @@ import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
 from store.search.pages import Pages
-from store.search.schema import NAME_KINDS, NAMES, build_schema
+from store.search.schema import ENTITIES, NAME_KINDS, NAMES, build_schema
 
 Q = tantivy.Query
 _scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
@@ -84,11 +84,13 @@ class CatalogIndex:
         self._searcher = self._index.searcher()
         # the distinct names apart: autocomplete walks their postings, not the cards' (same fields)
         self._names = tantivy.Index.open(str(self.path / NAMES)).searcher()
+        self._entities = tantivy.Index.open(str(self.path / ENTITIES)).searcher()  # releases, sets, parallels
+        self._all = (self._searcher, self._names, self._entities)
         self._pages = Pages(self.path)
 
     @property
     def num_docs(self) -> int:
-        return self._searcher.num_docs + self._names.num_docs
+        return sum(s.num_docs for s in self._all)
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -116,11 +118,11 @@ class CatalogIndex:
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
 
     def _known(self, field: str, word: str, prefix: bool = False) -> bool:
-        """Whether the field holds the word (as a prefix: begins one of its words), cards or names alike."""
-        for searcher in (self._names, self._searcher):
+        """Whether the field holds the word (as a prefix: begins one of its words) in any of the indexes."""
+        for searcher in self._all:
             if searcher.doc_freq(field, word) > 0:
                 return True
-        return prefix and any(s.terms_with_prefix(field, word, limit=1) for s in (self._names, self._searcher))
+        return prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all)
 
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
                     context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
@@ -196,8 +198,8 @@ class CatalogIndex:
         # (distinct names have no release or set around them: no context clause)
         clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
         if len(wanted) < len(NAME_KINDS):  # the names' own index holds nothing else
-            clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
-                            else Q.term_query(self.schema, "kind", wanted[0])))
+            clauses.append((MUST, self._const(Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                                              else Q.term_query(self.schema, "kind", wanted[0]), 0.0)))
         return Q.boolean_query(clauses)
 
     # ------------------------------------------------------------------ cards
@@ -211,8 +213,10 @@ class CatalogIndex:
         """``cards`` for one kind of catalog entity: "card", "set", "release" or "parallel" (their ids). Words
         match the name or what surrounds it (number, set, release, year, maker, segment, attributes);
         ``need_name``: one of them at least must be in the name; ``in_text=False``: all of them (autocomplete)."""
-        hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset)
-        docs = [(s, self._searcher.doc(a)) for s, a in hits]
+        searcher = self._searcher if kind == "card" else self._entities
+        hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset,
+                                   searcher=searcher)
+        docs = [(s, searcher.doc(a)) for s, a in hits]
         return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
                         card=d.get_first("card")) for s, d in docs], total
 
@@ -230,9 +234,10 @@ class CatalogIndex:
                       in_text: bool) -> tantivy.Query:
         words = fold(text).split()
         clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
-        clauses.append((MUST, Q.term_query(self.schema, "kind", "card" if kind == "card" else "e_" + kind)))
+        if kind != "card":  # the cards' index holds nothing else
+            clauses.append((MUST, self._const(Q.term_query(self.schema, "kind", "e_" + kind), 0.0)))
         clauses += self._filter_clauses(filters or CardFilters())
-        return Q.boolean_query(clauses)
+        return Q.boolean_query(clauses) if clauses else Q.all_query()
 
     def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
         """Base cards (not variations) whose whole name, folded, is one of ``phrases``: the listing-title
@@ -241,7 +246,6 @@ class CatalogIndex:
         if not keys or limit <= 0:
             return []
         query = Q.boolean_query([(MUST, Q.term_set_query(self.schema, "name_key", keys)),
-                                 (MUST, Q.term_query(self.schema, "kind", "card")),
                                  (MUST, Q.term_query(self.schema, "base", 1))])
         hits, _ = self._search(query, limit, count=False)
         docs = [(s, self._searcher.doc(a)) for s, a in hits]
@@ -265,7 +269,6 @@ class CatalogIndex:
             (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)) for w in distinct])),
             (SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "name_key", p), EXACT))
                                       for p in sorted(spans)])),
-            (MUST, Q.term_query(self.schema, "kind", "card")),
             *self._filter_clauses(CardFilters(number=number, year=year, segment=segment)),
         ]
         hits, _ = self._search(Q.boolean_query(clauses), limit * 5, count=False)

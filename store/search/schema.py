@@ -1,12 +1,14 @@
-"""The index's fields: one document per card and one per distinct name (player, release, set, parallel, maker);
-the names are a second index of the same fields, in a sub-folder."""
+"""The index's fields: one document per card, one per release, set and parallel, and one
+per distinct name (player, release, set, parallel, maker), in three indexes of the same fields."""
 
 from __future__ import annotations
 
 import tantivy
 
 NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
-NAMES = "names"  # the sub-folder of the distinct names' index: autocomplete walks only their postings
+# sub-folders of the indexes beside the cards' (same fields): the distinct names (autocomplete walks only
+# their postings) and the releases, sets and parallels (``e_*``: so a card query needs no kind filter)
+NAMES, ENTITIES = "names", "entities"
 SCHEMA_VERSION = 9  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
