@@ -100,8 +100,8 @@ class CatalogIndex:
               ) -> tantivy.Query:
         """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
         ``typing``: the word being typed, whose completions count as much as the word itself. A word the
-        field holds as it is (or, as a prefix, that begins one of its words) gets no typo variants there (it
-        is no typo, and automata are the costly part); typos are whole words outside the name."""
+        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part); a
+        word being typed that begins a word of the name gets none at all; typos are whole words outside the name."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
@@ -112,7 +112,11 @@ class CatalogIndex:
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
             started_here = prefix and f == "name"
-            if edits and not self._known(f, word, started_here):
+            if not edits:
+                continue
+            if self._known(f, word, started_here):
+                edits = 0 if started_here else edits  # begins a name word: not a typo around the name either
+            else:
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, started_here),
                                         WORD_SCORES[f + "_fuzzy"]))
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
