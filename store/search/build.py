@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import uuid
 from collections import Counter, defaultdict
@@ -134,9 +133,6 @@ def _sid(value: Any) -> str:
     return str(value) if isinstance(value, uuid.UUID) else str(uuid.UUID(str(value)))
 
 
-_to_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps with options makes an encoder per call
-
-
 def _writer(schema: tantivy.Schema, folder: Path) -> tantivy.IndexWriter:
     folder.mkdir()
     return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=SMALL_HEAP, num_threads=1)
@@ -229,7 +225,6 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
             "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
         page = {k: v for k, v in page.items() if v is not None}
-        d.add_bytes("card", _to_json(page).encode())
         partials = {_sid(p) for p in cat.partial_links.get(cid, ())}
         shown = [(i, n, t) for i, n, t, partial in by_set.get(set_ids[set_id], ()) if not partial or i in partials]
         d.add_unsigned("ord", pages.add(page, shown, None if partials else set_id))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import tantivy
@@ -15,7 +14,6 @@ from store.search.pages import Pages
 from store.search.schema import ENTITIES, NAME_KINDS, NAMES, build_schema
 
 Q = tantivy.Query
-_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
@@ -41,16 +39,15 @@ class CardHit:
     id: str
     score: float
     name: str = ""  # the catalog's spelling of the card's (or entity's) name
-    card: bytes | str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
+    # cards: where their page fields are (read by ``data``, only when asked)
+    pages: Pages | None = field(default=None, compare=False, repr=False)
+    ord: int = field(default=-1, compare=False, repr=False)
 
     def data(self) -> dict | None:
         """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
-        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
-        the partial parallels listing it."""
-        if not self.card:
-            return None
-        text = self.card.decode() if isinstance(self.card, bytes) else self.card
-        return _scan(text, 0)[0]  # the stored JSON is compact and whole: the C scanner alone, no wrappers
+        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10),
+        the partial parallels listing it, its print run and whether a real release stands in for it."""
+        return self.pages.card(self.ord) if self.pages is not None else None
 
 
 @dataclass(frozen=True)
@@ -220,9 +217,23 @@ class CatalogIndex:
         searcher = self._searcher if kind == "card" else self._entities
         hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset,
                                    searcher=searcher)
+        if kind == "card":
+            return self._card_hits(hits), total
         docs = [(s, searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                        card=d.get_first("card")) for s, d in docs], total
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "")
+                for s, d in docs], total
+
+    def _card_hits(self, hits: list[tuple[float, object]]) -> list[CardHit]:
+        """Hits of the cards' index as ``CardHit``s (their page fields read by ``data()`` from the pages)."""
+        if not hits:
+            return []
+        ords = self._searcher.fast_field_values("ord", [a for _, a in hits])
+        out = []
+        for (s, a), o in zip(hits, ords, strict=True):
+            d = self._searcher.doc(a)
+            out.append(CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                               pages=self._pages, ord=o))
+        return out
 
     def card_page(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
                   prefix: bool = False, in_text: bool = True) -> tuple[list[bytes], int]:
@@ -251,10 +262,7 @@ class CatalogIndex:
             return []
         query = Q.boolean_query([(MUST, Q.term_set_query(self.schema, "name_key", keys)),
                                  (MUST, Q.term_query(self.schema, "base", 1))])
-        hits, _ = self._search(query, limit, count=False)
-        docs = [(s, self._searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                        card=d.get_first("card")) for s, d in docs]
+        return self._card_hits(self._search(query, limit, count=False)[0])
 
     # ------------------------------------------------------------------ names read off a card
     def cards_in_text(self, text: str, *, number: str | None = None, year: str | None = None,
@@ -277,14 +285,11 @@ class CatalogIndex:
         ]
         hits, _ = self._search(Q.boolean_query(clauses), limit * 5, count=False)
         out = []
-        for score, addr in hits:
-            doc = self._searcher.doc(addr)
-            label = doc.get_first("label") or ""
-            name_words = fold(label).split()
+        for (score, _), hit in zip(hits, self._card_hits(hits), strict=True):
+            name_words = fold(hit.name).split()
             share = sum(1 for n in name_words if _near(n, distinct)) / max(len(name_words), 1)
             if share >= min_share:
-                out.append(CardHit(id=doc.get_first("id"), score=round(float(score) * share, 4), name=label,
-                                   card=doc.get_first("card")))
+                out.append(replace(hit, score=round(float(score) * share, 4)))
         out.sort(key=lambda h: -h.score)
         return out[:limit]
 
