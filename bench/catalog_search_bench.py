@@ -194,7 +194,7 @@ web.run_app(app, host="127.0.0.1", port=port, access_log=None, print=None)
 async def wait_up(url: str, headers: dict) -> None:
     import aiohttp
 
-    for _ in range(300):
+    for _ in range(1200):  # 2 minutes: a server starting on a machine at load 15 took more than 30 s
         try:
             async with aiohttp.ClientSession() as c, c.get(url, headers=headers) as r:
                 if r.status < 500:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, Self, TypeVar
 
 from pydantic import (
@@ -27,6 +27,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from store.money import cents_to_money as cents_to_money  # re-exported: the tools write money with it
+from store.money import money_to_cents as money_to_cents  # and read it
 
 
 class In(BaseModel):
@@ -182,15 +183,6 @@ def _date_str(value: Any) -> str:
 
 
 DateStr = Annotated[str, AfterValidator(_date_str)]
-
-
-def money_to_cents(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int((Decimal(value) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    except InvalidOperation as exc:  # pragma: no cover - guarded by Money
-        raise ValueError(str(exc)) from exc
 
 
 class ServerMessage(Out):

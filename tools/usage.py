@@ -5,6 +5,7 @@ not written yet (other server processes' last few seconds show after their next 
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections import Counter
 from datetime import datetime, timezone
@@ -26,9 +27,20 @@ class UsageCounter:
 
     def __init__(self) -> None:
         self.pending: Counter[tuple[uuid.UUID, str]] = Counter()
+        self._month = ("", 0.0)  # this month and when it ends (epoch seconds): no date formatted per request
 
     def count(self, key_id: uuid.UUID, when: datetime | None = None) -> None:
-        self.pending[(key_id, month_of(when or datetime.now(timezone.utc)))] += 1
+        self.pending[(key_id, month_of(when) if when is not None else self._this_month())] += 1
+
+    def _this_month(self) -> str:
+        month, ends = self._month
+        now = time.time()
+        if now >= ends:
+            today = datetime.fromtimestamp(now, timezone.utc)
+            nxt = datetime(today.year + today.month // 12, today.month % 12 + 1, 1, tzinfo=timezone.utc)
+            month = month_of(today)
+            self._month = (month, nxt.timestamp())
+        return month
 
     async def flush(self, ctx: ToolContext) -> int:
         """Write the pending counts; on failure they stay pending for the next flush."""

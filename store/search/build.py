@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import uuid
 from collections import Counter, defaultdict
@@ -31,10 +30,11 @@ from store.models import (
 from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
 from store.search.pages import PagesWriter
-from store.search.schema import build_schema
+from store.search.schema import ENTITIES, NAMES, build_schema
 
 MAX_IDS = 20
 WRITER_HEAP = 1_000_000_000
+SMALL_HEAP = 200_000_000  # the names' and entities' own indexes (``NAMES``, ``ENTITIES``): a few percent of the documents
 
 
 @dataclass
@@ -133,7 +133,9 @@ def _sid(value: Any) -> str:
     return str(value) if isinstance(value, uuid.UUID) else str(uuid.UUID(str(value)))
 
 
-_to_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps with options makes an encoder per call
+def _writer(schema: tantivy.Schema, folder: Path) -> tantivy.IndexWriter:
+    folder.mkdir()
+    return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=SMALL_HEAP, num_threads=1)
 
 
 def write_index(cat: CatalogRows, path: Path) -> int:
@@ -143,6 +145,7 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
+    names_writer, entities_writer = (_writer(schema, path / sub) for sub in (NAMES, ENTITIES))
     pages = PagesWriter(path)
     by_set: dict[str, list] = defaultdict(list)  # set id -> its parallels in page order
     for pid, name, sid, partial, numbered_to in cat.parallels:
@@ -222,7 +225,6 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             "partials": [_sid(p) for p in cat.partial_links.get(cid, ())] or None,
             "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
         page = {k: v for k, v in page.items() if v is not None}
-        d.add_bytes("card", _to_json(page).encode())
         partials = {_sid(p) for p in cat.partial_links.get(cid, ())}
         shown = [(i, n, t) for i, n, t, partial in by_set.get(set_ids[set_id], ()) if not partial or i in partials]
         d.add_unsigned("ord", pages.add(page, shown, None if partials else set_id))
@@ -266,11 +268,11 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         g.years.add(rel_info[rid][1])
         g.segments[rel_info[rid][2]] += 1
     for rid, (name, _, _, _) in cat.releases.items():
-        writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
+        entities_writer.add_document(entity("e_release", rid, name, rid, None, [], 0.0))
     for sid, (name, rid) in cat.sets.items():
-        writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
+        entities_writer.add_document(entity("e_set", sid, name, rid, sid, [], 0.0))
     for pid, name, sid, _, _ in cat.parallels:
-        writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
+        entities_writer.add_document(entity("e_parallel", pid, name, cat.sets[sid][1], sid, [fold(cat.sets[sid][0])], 0.0))
     written += len(cat.releases) + len(cat.sets) + len(cat.parallels)
     for kind, named in groups.items():
         for key, g in named.items():
@@ -296,9 +298,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                 d.add_text("year_label", year)
             if seg in cat.segments:
                 d.add_text("segment_label", cat.segments[seg])
-            writer.add_document(d)
+            names_writer.add_document(d)
             written += 1
-    writer.commit()
-    writer.wait_merging_threads()
+    for w in (writer, names_writer, entities_writer):
+        w.commit()
+        w.wait_merging_threads()
     pages.close()
     return written

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
 from store.search.pages import Pages
-from store.search.schema import NAME_KINDS, build_schema
+from store.search.schema import ENTITIES, NAME_KINDS, NAMES, build_schema
 
 Q = tantivy.Query
-_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 # what one query word scores by how it matched; the name's whole-phrase bonuses dwarf them
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
@@ -41,16 +39,15 @@ class CardHit:
     id: str
     score: float
     name: str = ""  # the catalog's spelling of the card's (or entity's) name
-    card: bytes | str | None = field(default=None, compare=False, repr=False)  # cards: the page fields, JSON
+    # cards: where their page fields are (read by ``data``, only when asked)
+    pages: Pages | None = field(default=None, compare=False, repr=False)
+    ord: int = field(default=-1, compare=False, repr=False)
 
     def data(self) -> dict | None:
         """A card's id, name, number, description, set, release and year, attribute codes, variation_of,
-        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10) and
-        the partial parallels listing it."""
-        if not self.card:
-            return None
-        text = self.card.decode() if isinstance(self.card, bytes) else self.card
-        return _scan(text, 0)[0]  # the stored JSON is compact and whole: the C scanner alone, no wrappers
+        metadata fields (``[key, value]`` pairs), base prices (``{key: cents}``: raw, grades 9 and 10),
+        the partial parallels listing it, its print run and whether a real release stands in for it."""
+        return self.pages.card(self.ord) if self.pages is not None else None
 
 
 @dataclass(frozen=True)
@@ -82,11 +79,15 @@ class CatalogIndex:
         self.schema = build_schema()
         self._index = tantivy.Index.open(str(self.path))
         self._searcher = self._index.searcher()
+        # the distinct names apart: autocomplete walks their postings, not the cards' (same fields)
+        self._names = tantivy.Index.open(str(self.path / NAMES)).searcher()
+        self._entities = tantivy.Index.open(str(self.path / ENTITIES)).searcher()  # releases, sets, parallels
+        self._all = (self._searcher, self._names, self._entities)
         self._pages = Pages(self.path)
 
     @property
     def num_docs(self) -> int:
-        return self._searcher.num_docs
+        return sum(s.num_docs for s in self._all)
 
     # ------------------------------------------------------------------ queries
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
@@ -96,8 +97,8 @@ class CatalogIndex:
               ) -> tantivy.Query:
         """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
         ``typing``: the word being typed, whose completions count as much as the word itself. A word the
-        field holds as it is (or, as a prefix, that begins one of its words) gets no typo variants there (it
-        is no typo, and automata are the costly part); typos are whole words outside the name."""
+        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part); a
+        word being typed that begins a word of the name gets none at all; typos are whole words outside the name."""
         fields = ("name", "text") if text else ("name",)
         alts = []
         edits = max_edits(word) if fuzzy else 0
@@ -108,15 +109,21 @@ class CatalogIndex:
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
             started_here = prefix and f == "name"
-            if edits and not self._known(f, word, started_here):
+            if not edits:
+                continue
+            if self._known(f, word, started_here):
+                edits = 0 if started_here else edits  # begins a name word: not a typo around the name either
+            else:
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, started_here),
                                         WORD_SCORES[f + "_fuzzy"]))
         return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
 
     def _known(self, field: str, word: str, prefix: bool = False) -> bool:
-        if self._searcher.doc_freq(field, word) > 0:
-            return True
-        return prefix and bool(self._searcher.terms_with_prefix(field, word, limit=1))
+        """Whether the field holds the word (as a prefix: begins one of its words) in any of the indexes."""
+        for searcher in self._all:
+            if searcher.doc_freq(field, word) > 0:
+                return True
+        return prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all)
 
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
                     context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
@@ -140,14 +147,14 @@ class CatalogIndex:
                                             SAME_WORDS)))
         return clauses
 
-    def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True
-                ) -> tuple[list[tuple[float, object]], int]:
-        size = max(self._searcher.num_docs, 1)
+    def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True,
+                searcher: tantivy.Searcher | None = None) -> tuple[list[tuple[float, object]], int]:
+        searcher = searcher or self._searcher
+        size = max(searcher.num_docs, 1)
         if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
-            res = self._searcher.search(query, limit=1, count=True)
+            res = searcher.search(query, limit=1, count=True)
             return [], int(res.count or 0)
-        res = self._searcher.search(query, limit=min(limit, size), count=count, offset=offset,
-                                    weight_by_field="weight")
+        res = searcher.search(query, limit=min(limit, size), count=count, offset=offset, weight_by_field="weight")
         return list(res.hits), int(res.count or 0)
 
     # ------------------------------------------------------------------ names
@@ -159,10 +166,10 @@ class CatalogIndex:
         query = self._names_query(words, kinds, fuzzy=fuzzy, prefix=prefix)
         if query is None or limit <= 0:
             return []
-        hits, _ = self._search(query, limit, count=False)
+        hits, _ = self._search(query, limit, count=False, searcher=self._names)
         out = []
         for score, addr in hits:
-            doc = self._searcher.doc(addr)
+            doc = self._names.doc(addr)
             label = doc.get_first("label")
             name_words = fold(label).split()
             out.append(NameHit(kind=doc.get_first("kind"), name=label, score=round(float(score), 4),
@@ -178,11 +185,11 @@ class CatalogIndex:
         query = self._names_query(fold(phrase).split(), kinds, fuzzy=True, prefix=True)
         if query is None or limit <= 0:
             return []
-        hits, _ = self._search(query, limit, count=False)
+        hits, _ = self._search(query, limit, count=False, searcher=self._names)
         if not hits:
             return []
         label = self._pages.label  # no stored document read
-        return [label(o) for o in self._searcher.fast_field_values("ord", [a for _, a in hits])]
+        return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -191,8 +198,9 @@ class CatalogIndex:
             return None
         # (distinct names have no release or set around them: no context clause)
         clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
-        clauses.append((MUST, Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
-                        else Q.term_query(self.schema, "kind", wanted[0])))
+        if len(wanted) < len(NAME_KINDS):  # the names' own index holds nothing else
+            clauses.append((MUST, self._const(Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
+                                              else Q.term_query(self.schema, "kind", wanted[0]), 0.0)))
         return Q.boolean_query(clauses)
 
     # ------------------------------------------------------------------ cards
@@ -206,10 +214,26 @@ class CatalogIndex:
         """``cards`` for one kind of catalog entity: "card", "set", "release" or "parallel" (their ids). Words
         match the name or what surrounds it (number, set, release, year, maker, segment, attributes);
         ``need_name``: one of them at least must be in the name; ``in_text=False``: all of them (autocomplete)."""
-        hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset)
-        docs = [(s, self._searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                        card=d.get_first("card")) for s, d in docs], total
+        searcher = self._searcher if kind == "card" else self._entities
+        hits, total = self._search(self._entity_query(kind, text, filters, prefix, need_name, in_text), limit, offset,
+                                   searcher=searcher)
+        if kind == "card":
+            return self._card_hits(hits), total
+        docs = [(s, searcher.doc(a)) for s, a in hits]
+        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "")
+                for s, d in docs], total
+
+    def _card_hits(self, hits: list[tuple[float, object]]) -> list[CardHit]:
+        """Hits of the cards' index as ``CardHit``s (their page fields read by ``data()`` from the pages)."""
+        if not hits:
+            return []
+        ords = self._searcher.fast_field_values("ord", [a for _, a in hits])
+        out = []
+        for (s, a), o in zip(hits, ords, strict=True):
+            d = self._searcher.doc(a)
+            out.append(CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
+                               pages=self._pages, ord=o))
+        return out
 
     def card_page(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,
                   prefix: bool = False, in_text: bool = True) -> tuple[list[bytes], int]:
@@ -225,9 +249,10 @@ class CatalogIndex:
                       in_text: bool) -> tantivy.Query:
         words = fold(text).split()
         clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
-        clauses.append((MUST, Q.term_query(self.schema, "kind", "card" if kind == "card" else "e_" + kind)))
+        if kind != "card":  # the cards' index holds nothing else
+            clauses.append((MUST, self._const(Q.term_query(self.schema, "kind", "e_" + kind), 0.0)))
         clauses += self._filter_clauses(filters or CardFilters())
-        return Q.boolean_query(clauses)
+        return Q.boolean_query(clauses) if clauses else Q.all_query()
 
     def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
         """Base cards (not variations) whose whole name, folded, is one of ``phrases``: the listing-title
@@ -236,12 +261,8 @@ class CatalogIndex:
         if not keys or limit <= 0:
             return []
         query = Q.boolean_query([(MUST, Q.term_set_query(self.schema, "name_key", keys)),
-                                 (MUST, Q.term_query(self.schema, "kind", "card")),
                                  (MUST, Q.term_query(self.schema, "base", 1))])
-        hits, _ = self._search(query, limit, count=False)
-        docs = [(s, self._searcher.doc(a)) for s, a in hits]
-        return [CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                        card=d.get_first("card")) for s, d in docs]
+        return self._card_hits(self._search(query, limit, count=False)[0])
 
     # ------------------------------------------------------------------ names read off a card
     def cards_in_text(self, text: str, *, number: str | None = None, year: str | None = None,
@@ -260,19 +281,15 @@ class CatalogIndex:
             (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)) for w in distinct])),
             (SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "name_key", p), EXACT))
                                       for p in sorted(spans)])),
-            (MUST, Q.term_query(self.schema, "kind", "card")),
             *self._filter_clauses(CardFilters(number=number, year=year, segment=segment)),
         ]
         hits, _ = self._search(Q.boolean_query(clauses), limit * 5, count=False)
         out = []
-        for score, addr in hits:
-            doc = self._searcher.doc(addr)
-            label = doc.get_first("label") or ""
-            name_words = fold(label).split()
+        for (score, _), hit in zip(hits, self._card_hits(hits), strict=True):
+            name_words = fold(hit.name).split()
             share = sum(1 for n in name_words if _near(n, distinct)) / max(len(name_words), 1)
             if share >= min_share:
-                out.append(CardHit(id=doc.get_first("id"), score=round(float(score) * share, 4), name=label,
-                                   card=doc.get_first("card")))
+                out.append(replace(hit, score=round(float(score) * share, 4)))
         out.sort(key=lambda h: -h.score)
         return out[:limit]
 

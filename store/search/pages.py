@@ -2,10 +2,11 @@
 
 A ranked page is then spliced from stored bytes: ``pages.bin`` holds each card's entry up to its
 parallels (``{"id":...,"isParallelOnly":false``) and each set's parallels once (``,"parallels":[...]``);
-``pages.idx`` holds four offsets per card (``ord``, a fast field of its document): its entry and its
-parallels (its set's, or its own when partial parallels list it). After the cards come the labels of the
-distinct names (autocomplete's answers), so that they too are read without a stored document. The keys, their order and the
-values are those of the published card (``CardOut``, camelCase, no nulls)."""
+``pages.idx`` holds six offsets per card (``ord``, a fast field of its document): its entry, its
+parallels (its set's, or its own when partial parallels list it) and what only the title matcher reads
+(``EXTRA``; usually nothing). After the cards come the labels of the distinct names (autocomplete's answers),
+so that they too are read without a stored document. The keys, their order and the values are those of the
+published card (``CardOut``, camelCase, no nulls); ``Pages.card`` reads them back as the build's fields."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from store.money import cents_to_money
+from store.money import cents_to_money, money_to_cents
 
 PAGES, PAGES_INDEX = "pages.bin", "pages.idx"
+EXTRA = ("partials", "numbered_to", "stand_in")  # a card's fields that its page entry does not show
+SPANS = 3  # (start, end) pairs per entry: the card's entry, its parallels, its extra fields
 _write = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # as pydantic writes JSON
 
 
@@ -79,13 +82,15 @@ class PagesWriter:
             span = self._put(parallels(shown))
             if shared_key is not None:
                 self._shared[shared_key] = span
-        self._offsets.extend((*entry_span, *span))
-        return len(self._offsets) // 4 - 1
+        extra = {k: card[k] for k in EXTRA if card.get(k) is not None}
+        extra_span = self._put(_write(extra).encode()) if extra else (0, 0)
+        self._offsets.extend((*entry_span, *span, *extra_span))
+        return len(self._offsets) // (2 * SPANS) - 1
 
     def add_label(self, label: str) -> int:
         """A distinct name's label (what autocomplete answers), after the cards; returns its ``ord``."""
-        self._offsets.extend((*self._put(label.encode()), 0, 0))
-        return len(self._offsets) // 4 - 1
+        self._offsets.extend((*self._put(label.encode()), 0, 0, 0, 0))
+        return len(self._offsets) // (2 * SPANS) - 1
 
     def close(self) -> None:
         self._out.close()
@@ -107,9 +112,31 @@ class Pages:
 
     def item(self, ord_: int) -> bytes:
         """The card's whole entry, parallels included."""
-        e0, e1, p0, p1 = self._index[4 * ord_: 4 * ord_ + 4]
+        e0, e1, p0, p1 = self._index[2 * SPANS * ord_: 2 * SPANS * ord_ + 4]
         return b"".join((self._bytes[e0:e1], self._bytes[p0:p1], b"}"))
 
     def label(self, ord_: int) -> str:
         """A distinct name's label."""
-        return str(self._bytes[self._index[4 * ord_]:self._index[4 * ord_ + 1]], "utf-8")
+        return str(self._bytes[self._index[2 * SPANS * ord_]:self._index[2 * SPANS * ord_ + 1]], "utf-8")
+
+    def card(self, ord_: int) -> dict[str, Any]:
+        """The card's fields as the build had them (``entry``'s input: prices in cents, fields as pairs),
+        read back from its entry and extra fields."""
+        e0, e1, _, _, x0, x1 = self._index[2 * SPANS * ord_: 2 * SPANS * (ord_ + 1)]
+        item = json.loads(bytes(self._bytes[e0:e1]) + b"}")
+        out = {"id": item["id"], "release_id": item["releaseId"], "set_id": item["setId"], "name": item["name"],
+               "set_name": item["setName"]}
+        for key, camel in _OPTIONAL:
+            if camel in item:
+                out[key] = item[camel]
+        if "attributes" in item:
+            out["attributes"] = item["attributes"]
+        if "variationOf" in item:
+            out["variation_of"] = item["variationOf"]
+        if "fields" in item:
+            out["fields"] = [[f["key"], f["value"]] for f in item["fields"]]
+        if "prices" in item:
+            out["prices"] = {k: money_to_cents(v) for k, v in item["prices"].items()}
+        if x1 > x0:
+            out.update(json.loads(bytes(self._bytes[x0:x1])))
+        return out

@@ -1,11 +1,15 @@
-"""The index's fields: one document per card and one per distinct name (player, release, set, parallel, maker)."""
+"""The index's fields: one document per card, one per release, set and parallel, and one
+per distinct name (player, release, set, parallel, maker), in three indexes of the same fields."""
 
 from __future__ import annotations
 
 import tantivy
 
 NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
-SCHEMA_VERSION = 8  # raised when the fields or their meaning change: older index folders are rebuilt
+# sub-folders of the indexes beside the cards' (same fields): the distinct names (autocomplete walks only
+# their postings) and the releases, sets and parallels (``e_*``: so a card query needs no kind filter)
+NAMES, ENTITIES = "names", "entities"
+SCHEMA_VERSION = 10  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
 def build_schema() -> tantivy.Schema:
@@ -29,7 +33,6 @@ def build_schema() -> tantivy.Schema:
     b.add_float_field("weight", fast=True)  # ties: newer / base cards, more common names first
     # name documents only
     b.add_text_field("label", stored=True, tokenizer_name="raw", index_option="basic")
-    b.add_bytes_field("card", stored=True)  # a card's page fields (JSON), stored only: not a term
     b.add_unsigned_field("ord", fast=True)  # a card's entry in the pages beside the index (store/search/pages.py)
     b.add_text_field("ids", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_integer_field("count", stored=True)

@@ -171,3 +171,30 @@ async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, 
     assert fresh is not index and fresh.names("pikachu")[0].count == 1
     root = index_root(ctx.settings.database_url, ctx.settings.search_dir)
     assert fresh.path.parent == root and str(root).startswith(ctx.settings.search_dir)
+
+
+async def test_a_card_hit_reads_its_fields_back_from_the_pages(ctx, sessions, catalog):
+    from store.models import CardPrice, FieldValue, MetadataField, ParallelCard
+
+    red = uuid.uuid4()
+    async with sessions() as s, s.begin():
+        s.add(Parallel(id=red, set_id=catalog["s_ud89"], name="Red", is_partial=True))
+        field = MetadataField(key="TEAM", name="Team")
+        s.add(field)
+        await s.flush()
+        s.add_all([ParallelCard(parallel_id=red, card_id=catalog["griffey"]),
+                   FieldValue(field_id=field.id, entity_type="card", entity_id=catalog["griffey"], value="Mariners"),
+                   CardPrice(card_id=catalog["griffey"], price_key="raw", value_cents=1250),
+                   CardPrice(card_id=catalog["griffey"], price_key="psa-10", value_cents=99000)])
+        griffey = await s.get(Card, catalog["griffey"])
+        griffey.numbered_to = 99
+        await catalog_version.bump(session=s)
+    index = await catalog_index(ctx)
+    hit = next(h for h in index.cards_named(["ken griffey jr"]) if h.id == str(catalog["griffey"]))
+    data = hit.data()
+    assert (data["name"], data["number"], data["set_name"], data["release_name"], data["release_year"]) == (
+        "Ken Griffey Jr.", "1", "Base", "1989 Upper Deck", "1989")
+    assert data["prices"] == {"raw": 1250, "psa-10": 99000} and data["fields"] == [["TEAM", "Mariners"]]
+    assert (data["partials"], data["numbered_to"]) == ([str(red)], 99)
+    other = next(h for h in index.cards("charizard")[0])
+    assert "prices" not in other.data() and "partials" not in other.data()
