@@ -33,6 +33,8 @@ def number_read(ev: Evidence, number: str | None) -> float:
         return T.loose_number
     if any(prefix_misread(n, x) for x in read):
         return T.prefix_misread
+    if any(prefix_alike(n, x) for x in read):
+        return T.prefix_alike
     return ev.spotted.numbers.get(number, 0.0)
 
 
@@ -55,6 +57,23 @@ def prefix_misread(key: str, read: str) -> bool:
     # read at full length or one letter longer ("No 1" is no "NNO1"), its first letter right
     return (pa != pb and pa[0] == pb[0] and len(pa) <= len(pb) <= len(pa) + 1
             and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5)
+
+
+def prefix_alike(key: str, read: str) -> bool:
+    """A number with a letter prefix read as a prefixed token with only half of it right: its digits
+    exact behind other letters of the prefix's length ("tel-01" for McH-01), or its prefix's letters
+    alike as in ``prefix_misread`` behind other digits ("Mell-41" for McH-03, not the namesake "Mc-10"
+    whose prefix is shorter). Holograms' small print blurs both; a little credit tells the namesake whose
+    numbers are printed so from those whose numbers are not."""
+    a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
+    if not a or not b:
+        return False
+    pa, pb = a.group(1), b.group(1)
+    if not len(pa) <= len(pb) <= len(pa) + 1:
+        return False
+    if b.group(2).lstrip("0") == a.group(2).lstrip("0"):
+        return True
+    return pa[0] == pb[0] and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5
 
 
 def _exact_forms(key: str) -> set[str]:
