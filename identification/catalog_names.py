@@ -20,6 +20,7 @@ from vision.text import fold
 PRINTED = string.digits + string.ascii_letters  # card numbers, release and set words
 _CHARS = {ch: i for i, ch in enumerate(" #/" + string.digits + string.ascii_lowercase)}  # ``fold``'s output
 _PAD = len(_CHARS) ** 2  # a bigram id no text has
+ALIKE_LETTERS = 6  # a shorter line fits short names by chance ("DECI" of "Upper Deck" is 0.75 like "Seel")
 
 
 def _bigrams(folded: str) -> list[int]:
@@ -76,7 +77,7 @@ class CatalogNames:
         out: dict[str, None] = {}
         for line in lines:
             f = fold(line)
-            if sum(ch.isalpha() for ch in f) < 4 or len(f.split()) > 4:
+            if sum(ch.isalpha() for ch in f) < ALIKE_LETTERS or len(f.split()) > 4:
                 continue
             q = _bigrams(f)
             held = np.concatenate([self._holders[self._starts[g]:self._starts[g + 1]] for g in q])
