@@ -71,3 +71,10 @@ async def test_names_alike_are_not_looked_up_when_a_name_is_read_clearly():
     cands, _ = await text_candidates(lookup, evidence(["Jaret Wright"]), alike=["Jared Wright"])
     assert [c["card"].name for c in cands.values()] == ["Jaret Wright"]
     assert all("Jared Wright" not in asked for asked in lookup.asked)
+
+
+def test_a_name_read_loosely_is_never_high_whatever_number_is_read():
+    # a hologram of Brett Hull re-saved small: "Klue Seat" is 0.7-0.8 like Kyle Seager, and "11" his number
+    seager = _row("Kyle Seager", "11", "Retro 1984 Signatures", "2019")
+    m = decide(evidence(["11", "HeB-01", "Beest Iull", "Klue Seat"]), {seager["card"].id: seager}, {})
+    assert m is None or m.tier != "High"
