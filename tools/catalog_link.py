@@ -364,10 +364,8 @@ def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entitie
         if any(t.startswith(wb) for e in fa for t in fold(e.name).split()) or \
                 any(t.startswith(wa) for e in fb for t in fold(e.name).split()):
             continue   # "ozzy smith": the misspelt first name belongs to a Smith
-        # an everyday word beside a surname ("the 86 fleer jordan somewhere") is no half of a name
-        a_word = not fa and len(run[a]) >= 3 and fold(run[a]) not in common_words()
-        b_word = not fb and len(run[b]) >= 3 and fold(run[b]) not in common_words()
-        if _partial_word(fa, na) and (_partial_word(fb, nb) or b_word) or (a_word and _partial_word(fb, nb)):
+        if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
+                (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):
             for e in fa + fb:
                 if e in entities:
                     entities.remove(e)
