@@ -202,23 +202,34 @@ def _named_with_question_words(index: Any, reading: Reading, segment: str | None
                                                  any(a <= p < b for a, b in reading.named))]
     span = reading.years
     found: list[LinkedEntity] = []
+    # words besides question words and attributes ("1994 topps griffey sp": a short print, not 1994 SP)
+    others = [w for _, w in reading.tokens if fold(w) not in NEVER_NAMES | DOMAIN_WORDS and fold(w) not in ATTRIBUTES]
     i = 0
     while i < len(words):
-        for n in range(min(4, len(words) - i), 1, -1):
+        for n in range(min(4, len(words) - i), 0, -1):
             run = words[i:i + n]
             toks = [fold(re.sub(r"['\u2019]s$", "", w)) for _, w in run]   # "bowman's best": Bowman Best
             if any(" " in t or not t for t in toks):
                 continue
             gaps = [reading.text[run[k][0] + len(run[k][1]):run[k + 1][0]] for k in range(n - 1)]
             asks = [t in NEVER_NAMES or t in ATTRIBUTES or t.isdigit() for t in toks]
-            if not any(asks) or all(asks) or any(re.search(r"[,;:?!()]", g) for g in gaps):
+            # one attribute word with its year said may be a release's whole name ("which sets make up 1994 sp")
+            alone = n == 1 and span is not None and toks[0] in ATTRIBUTES and not others
+            if not alone and (not any(asks) or all(asks) or any(re.search(r"[,;:?!()]", g) for g in gaps)):
                 continue
             toks = [t for t in toks if t != "and"]   # "rookie and traded": Rookie & Traded
-            hits = [h for h in index.names(" ".join(toks), kinds=("release", "set"), limit=10)
-                    if (segment is None or h.segment in (None, segment))
-                    and not (span and h.year and h.year[:4].isdigit() and not span[0] <= int(h.year[:4]) <= span[1])]
-            costs = {h.name: _core_cover(toks, h.name) for h in hits}
-            hits = [h for h in hits if costs[h.name] is not None]
+            kinds = ("release",) if alone else ("release", "set", "parallel")
+            hits: list[Any] = []
+            # the last word as the catalog may write it ("in the name relic": In the Name Relics)
+            for last in dict.fromkeys([toks[-1], toks[-1] + "s", toks[-1][:-1] if toks[-1].endswith("s") else ""]):
+                if last and not hits:
+                    said = toks[:-1] + [last]
+                    near = [h for h in index.names(" ".join(said), kinds=kinds, limit=10)
+                              if (segment is None or h.segment in (None, segment))
+                              and not (span and h.year and h.year[:4].isdigit()
+                                       and not span[0] <= int(h.year[:4]) <= span[1])]
+                    costs = {h.name: _core_cover(said, h.name) for h in near}
+                    hits = [h for h in near if costs[h.name] is not None and (not alone or costs[h.name] == 0)]
             if not hits:
                 continue
             best = min(costs[h.name] or 0 for h in hits)
@@ -334,8 +345,11 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 if span and not exact_name and not fits:
                     # "89 upper deck", "95 pinnacle", "92 ultra": the release of that year the words name
                     year = str(span[0])
-                    rels = [h for h in index.names(f"{year} {' '.join(words)}", kinds=("release",), limit=10)
-                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
+                    rels: list[Any] = []
+                    # "2020 donruss base": the words, else those besides release/set words, with the year
+                    for said in dict.fromkeys([" ".join(words), " ".join(w for w in words if fold(w) not in DOMAIN_WORDS)]):
+                        rels = rels or [h for h in index.names(f"{year} {said}", kinds=("release",), limit=10)
+                                        if said and year_fit(h) and (segment is None or h.segment in (None, segment))]
                     entities += [_entity(h, words) for h in rels[:4]]
                 i += n
                 done = True

@@ -163,3 +163,20 @@ def test_a_releases_own_set_yields_to_another_set_named():
 
 def test_a_players_nickname_from_the_hobby():
     assert nicknamed("that wemby first pitch card") == "that Victor Wembanyama first pitch card"
+
+
+def test_a_set_or_release_named_with_question_or_attribute_words():
+    index = Names(_hit("set", "In the Name Relics", "2024"), _hit("release", "1994 SP Baseball", "1994"),
+                  _hit("parallel", "Presidential Collection"))
+
+    def linked(text: str) -> tuple[list[str], object]:
+        r = read(text)
+        return [e.name for e in _named_with_question_words(index, r, None)], r
+
+    assert linked("randy arozarena 2024 topps in the name relic, rising or falling?")[0] == ["In the Name Relics"]
+    assert linked("how many presidential collection parallels in 2020 donruss")[0] == ["Presidential Collection"]
+    names, r = linked("which sets make up 1994 sp")
+    assert names == ["1994 SP Baseball"] and r.attributes == []
+    # beside a player's name the attribute is a short print asked for
+    names, r = linked("1994 upper deck griffey sp")
+    assert names == [] and r.attributes == ["SP"]
