@@ -75,6 +75,7 @@ wat wats wut waht hw hwo teh thx ty collector collectors collecting start starte
 gap moved moving movement changed change changes hunting track tracking
 binder binders sleeve sleeves sleeved toploader toploaders top-loader storage storing stored shipping shipped
 mail mailed mailman package packages weekend tonight tomorrow yesterday dinner lunch joke weather
+so yet somewhere another pulled wishlisted wantlisted
 """.split())
 # domain words: part of a release, set or parallel name, never a player's name alone
 DOMAIN_WORDS = {"set", "sets", "base", "edition", "1st", "first", "unlimited", "shadowless", "holo", "reverse",
@@ -357,6 +358,7 @@ def read(text: str) -> Reading:
         if re.search(pattern, low):
             r.order = order
             break
+    segments: set[str] = set()
     for m in TOKEN.finditer(rest):
         word = m.group(0).strip(".'-")
         lw = word.lower()
@@ -369,8 +371,12 @@ def read(text: str) -> Reading:
         if lw in ("numbered", "serial") and re.search(r"\b(serial[- ]?)?numbered\b", low) and r.numbered_to is None:
             r.numbered_to = 0  # numbered, any print run
             continue
-        if lw in SEGMENT_WORDS and r.segment is None:
-            r.segment = SEGMENT_WORDS[lw]
+        if lw in SEGMENT_WORDS:
+            if segments and SEGMENT_WORDS[lw] not in segments:
+                r.segment = None   # "my buddy's the pokemon collector, i do baseball": no one segment meant
+            elif not segments:
+                r.segment = SEGMENT_WORDS[lw]
+            segments.add(SEGMENT_WORDS[lw])
             if lw not in ("pokemon", "pokémon"):
                 continue
         if lw in ORDINALS and re.search(rf"\b{re.escape(lw)}\s+(one|card|option|result)\b|^\s*(the\s+)?{re.escape(lw)}\b",

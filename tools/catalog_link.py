@@ -202,23 +202,34 @@ def _named_with_question_words(index: Any, reading: Reading, segment: str | None
                                                  any(a <= p < b for a, b in reading.named))]
     span = reading.years
     found: list[LinkedEntity] = []
+    # words besides question words and attributes ("1994 topps griffey sp": a short print, not 1994 SP)
+    others = [w for _, w in reading.tokens if fold(w) not in NEVER_NAMES | DOMAIN_WORDS and fold(w) not in ATTRIBUTES]
     i = 0
     while i < len(words):
-        for n in range(min(4, len(words) - i), 1, -1):
+        for n in range(min(4, len(words) - i), 0, -1):
             run = words[i:i + n]
             toks = [fold(re.sub(r"['\u2019]s$", "", w)) for _, w in run]   # "bowman's best": Bowman Best
             if any(" " in t or not t for t in toks):
                 continue
             gaps = [reading.text[run[k][0] + len(run[k][1]):run[k + 1][0]] for k in range(n - 1)]
             asks = [t in NEVER_NAMES or t in ATTRIBUTES or t.isdigit() for t in toks]
-            if not any(asks) or all(asks) or any(re.search(r"[,;:?!()]", g) for g in gaps):
+            # one attribute word with its year said may be a release's whole name ("which sets make up 1994 sp")
+            alone = n == 1 and span is not None and toks[0] in ATTRIBUTES and not others
+            if not alone and (not any(asks) or all(asks) or any(re.search(r"[,;:?!()]", g) for g in gaps)):
                 continue
             toks = [t for t in toks if t != "and"]   # "rookie and traded": Rookie & Traded
-            hits = [h for h in index.names(" ".join(toks), kinds=("release", "set"), limit=10)
-                    if (segment is None or h.segment in (None, segment))
-                    and not (span and h.year and h.year[:4].isdigit() and not span[0] <= int(h.year[:4]) <= span[1])]
-            costs = {h.name: _core_cover(toks, h.name) for h in hits}
-            hits = [h for h in hits if costs[h.name] is not None]
+            kinds = ("release",) if alone else ("release", "set", "parallel")
+            hits: list[Any] = []
+            # the last word as the catalog may write it ("in the name relic": In the Name Relics)
+            for last in dict.fromkeys([toks[-1], toks[-1] + "s", toks[-1][:-1] if toks[-1].endswith("s") else ""]):
+                if last and not hits:
+                    said = toks[:-1] + [last]
+                    near = [h for h in index.names(" ".join(said), kinds=kinds, limit=10)
+                              if (segment is None or h.segment in (None, segment))
+                              and not (span and h.year and h.year[:4].isdigit()
+                                       and not span[0] <= int(h.year[:4]) <= span[1])]
+                    costs = {h.name: _core_cover(said, h.name) for h in near}
+                    hits = [h for h in near if costs[h.name] is not None and (not alone or costs[h.name] == 0)]
             if not hits:
                 continue
             best = min(costs[h.name] or 0 for h in hits)
@@ -314,9 +325,11 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 top = _closest_releases(top, toks)
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
-                found = [_entity(h, words) for h in top[:8]]
+                # releases read equally well are all kept ("topps traded": every year's), other kinds a few
+                top = [h for k, h in enumerate(top) if k < 8 or h.kind == "release"][:40]
+                found = [_entity(h, words) for h in top]
                 by_release = max((fit[id(h)] for h in top if h.kind in ("release", "set")), default=None)
-                for e, h in zip(found, top[:8]):
+                for e, h in zip(found, top):
                     if h.kind == "name" and not h.exact and by_release is not None and fit[id(h)] < by_release:
                         e.alternate = True   # "stadium club" reads better as the release than as a card's title
                 pieces.append((i, n, found))
@@ -332,14 +345,18 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 if span and not exact_name and not fits:
                     # "89 upper deck", "95 pinnacle", "92 ultra": the release of that year the words name
                     year = str(span[0])
-                    rels = [h for h in index.names(f"{year} {' '.join(words)}", kinds=("release",), limit=10)
-                            if year_fit(h) and (segment is None or h.segment in (None, segment))]
+                    rels: list[Any] = []
+                    # "2020 donruss base": the words, else those besides release/set words, with the year
+                    for said in dict.fromkeys([" ".join(words), " ".join(w for w in words if fold(w) not in DOMAIN_WORDS)]):
+                        rels = rels or [h for h in index.names(f"{year} {said}", kinds=("release",), limit=10)
+                                        if said and year_fit(h) and (segment is None or h.segment in (None, segment))]
                     entities += [_entity(h, words) for h in rels[:4]]
                 i += n
                 done = True
                 break
             if not done:
-                unlinked.append(run[i])
+                if fold(run[i]) not in DOMAIN_WORDS:   # "how many of the set do i own": no unknown name
+                    unlinked.append(run[i])
                 pieces.append((i, 1, []))
                 i += 1
         _drop_split_names(pieces, entities, unlinked, run)
@@ -583,12 +600,47 @@ def _scoped_by_history(index: Any, history: list[str] | None, r: Reading, ents: 
     return None
 
 
+def _everyday_part(e: LinkedEntity) -> bool:
+    """A name read from one everyday word that is only part of it ("candy" -> Candy Maldonado)."""
+    words = fold(e.phrase).split()
+    return not e.exact and len(words) == 1 and words[0] in common_words()
+
+
+def _weaker_readings(ents: list[LinkedEntity], referring: bool) -> list[LinkedEntity]:
+    """Drop the weaker readings the question's other words outdo: an everyday word read as part of a name
+    when a card or player is named in full ("rare candy or junk, the 1985 topps roger clemens"), or when the
+    question refers back to the card talked about ("perfect, throw it on my wants"); a release's own set
+    when another set is named ("2023 chronicles revolution": the Revolution set)."""
+    full = any(e.kind == "name" and e.exact and not e.alternate and len(fold(e.phrase).split()) >= 2 for e in ents)
+    if full:
+        weak = {e.phrase for e in ents if e.kind == "name" and not e.alternate and _everyday_part(e)}
+        ents = [e for e in ents if not (e.kind == "name" and e.phrase in weak)]
+    names = [e for e in ents if e.kind == "name" and not e.alternate]
+    if referring and names and all(_everyday_part(e) for e in names):
+        weak = {e.phrase for e in ents if _everyday_part(e)}
+        ents = [e for e in ents if e.phrase not in weak]
+    sets = [e for e in ents if e.kind == "set" and not e.alternate]
+    own = {fold(e.phrase) for e in ents if e.kind == "release" and not e.alternate}
+    if any(fold(e.phrase) not in own for e in sets):
+        ents = [e for e in ents if not (e.kind == "set" and fold(e.phrase) in own and fold(e.name) in fold(e.phrase))]
+    return ents
+
+
+def _release_numbered(index: Any, number: str | None, segment: str | None) -> list[Any]:
+    """Releases whose whole name is the number said ("pokemon 151")."""
+    if not number or not number.isdigit():
+        return []
+    return [h for h in index.names(number, kinds=("release",), limit=3) if h.exact
+            and (segment is None or h.segment in (None, segment))]
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
+    ents = _weaker_readings(ents, bool(pronoun and query.history))
     if not any(e.kind == "name" and not e.alternate for e in ents) and (
             pronoun or not any(e.kind in ("release", "set") for e in ents)):
         for old_reading, older in _earlier(index, query.history or [], segment):
@@ -616,10 +668,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         if longer:
             ents = [e for e in ents if e.kind not in ("release", "set")] + [_entity(h, [r.number]) for h in longer[:1]]
             r.number = None
-    if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") for e in ents):
+    if r.number and r.number.isdigit() and not any(e.kind in ("name", "release") and fold(e.phrase) not in SEGMENT_WORDS
+                                                   for e in ents):
         # "pokemon 151": a release named by a number
-        rel = [h for h in index.names(r.number, kinds=("release",), limit=3) if h.exact
-               and (segment is None or h.segment in (None, segment))]
+        rel = _release_numbered(index, r.number, segment)
         if rel:
             ents += [_entity(h, [r.number]) for h in rel]
             r.number = None
@@ -636,6 +688,24 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         r.year, r.number = str(1900 + yy if yy >= 30 else 2000 + yy), None
         ents, unlinked = _link(index, r, segment)   # "pinnacle" of that year now names a release
         rows = await _rows(ctx, ents, r, segment)
+    if rows and r.number and not any(fold(x.number or "") == fold(r.number) for x in rows):
+        # "i'm a gambler at heart - random pokemon card from 151": no card of the names has the number,
+        # which is a release's whole name
+        rel = _release_numbered(index, r.number, segment)
+        if rel:
+            ents += [_entity(h, [r.number]) for h in rel]
+            r.number = None
+            rows = await _rows(ctx, ents, r, segment)
+    weak = [e for e in ents if e.kind == "name" and not e.alternate and _everyday_part(e)]
+    if rows and weak and all(_everyday_part(e) for e in ents if e.kind == "name" and not e.alternate):
+        # an everyday word read as part of a name ("fathers day ribbon" -> Ribbon Badge) whose cards miss the
+        # year or release the question states: the catalog reads the words better otherwise
+        rel_ids = {i for e in ents if e.kind == "release" and not e.alternate and not e.from_history for i in e.ids}
+        if (r.years or rel_ids) and not any(_year_ok(x.release_year, r) is not False and
+                                            (not rel_ids or str(x.release_id) in rel_ids) for x in rows):
+            phrases = {e.phrase for e in weak}
+            ents = [e for e in ents if not (e.kind == "name" and e.phrase in phrases)]
+            rows = await _rows(ctx, ents, r, segment)
     attrs = await _attrs(ctx, [x.id for x in rows]) if r.attributes else {}
     scored = [(x, *_score(x, attrs.get(x.id, []), r, ents)) for x in rows]
     if r.set_total and rows:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools._linking import BRANDS, DOMAIN_WORDS, Reading, fold, read, runs
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, Reading, fold, read, runs
 
 FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
           "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version",
@@ -78,15 +78,34 @@ def listed_number(answer: str, ordinal: int) -> str | None:
     return numbers[i] if 0 <= i < len(numbers) else None
 
 
+def listed_by_words(answer: str, reply: str) -> str | None:
+    """The card number of the one card our previous answer listed whose description holds every word of the
+    reply ("the topps traded one" after "1986 Fleer Update #U-14 and 1986 Topps Traded #11T")."""
+    words = [w for w in fold(reply).split() if w not in FILLER and w not in NEVER_NAMES]
+    parts = re.split(r"#([A-Za-z0-9-]+)", answer or "")
+    if not words or len(parts) < 5:
+        return None
+    texts = parts[0::2]
+    options = []
+    for k, number in enumerate(parts[1::2]):
+        before = re.sub(r"^\s*\([^)]*\)", " ", texts[k]) if k else texts[k]   # "(holo rare)" is the previous card's
+        after = re.match(r"^\s*\(([^)]*)\)", texts[k + 1])
+        text = fold(before + " " + (after.group(1) if after else ""))
+        text = re.sub(r"\bnon (\w+)", " ", text)   # "non-holo" is not holo
+        options.append((number, set(text.split())))
+    hits = {number for number, toks in options if all(w in toks for w in words)}
+    return hits.pop() if len(hits) == 1 else None
+
+
 def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
     """The text to link: a reply to "which one?" is read together with the question it answers
     ("the second one" becomes the number of the second card listed)."""
     if e.reply and history:
         reply = e.text
-        if e.ordinal and not e.number:
-            number = listed_number(last_answer, e.ordinal)
-            if number:
-                reply = f"#{number}"
+        number = listed_number(last_answer, e.ordinal) if e.ordinal and not e.number else \
+            listed_by_words(last_answer, e.text) if not e.number else None
+        if number:
+            reply = f"#{number}"
         return f"{history[-1]} {reply}"[:500]
     return e.text[:500]
 

@@ -91,3 +91,16 @@ def test_when_no_card_that_fits_has_a_population_report_that_is_the_answer():
     # when one of them has a report, the question is still which card
     st.many["tied_pops"][1] = {"card_id": "b", "base": {"grading_companies": [{"name": "PSA"}]}}
     assert "Which one do you mean?" in missing(st, "card_id")
+
+
+def test_a_reply_naming_what_tells_the_listed_cards_apart_picks_that_card():
+    from agent.builtin.linking import listed_by_words
+
+    asked = ("Barry Bonds has two rookie cards here: 1986 Fleer Update #U-14 and 1986 Topps Traded #11T. "
+             "Which one do you mean?")
+    assert listed_by_words(asked, "the topps traded one") == "11T"
+    assert listed_by_words(asked, "fleer") == "U-14"
+    assert listed_by_words(asked, "the 1986 one") is None          # both are: still undecided
+    holo = "Dark Charizard appears twice in Team Rocket: #4 (holo rare) and #21 (non-holo). Which one do you mean?"
+    assert listed_by_words(holo, "the holo one, add it to my wants") == "4"
+    assert listed_by_words(holo, "the charizard ex") is None        # words no listed card has

@@ -116,3 +116,67 @@ def test_one_word_is_a_release_only_when_it_is_much_of_its_name():
     assert not _small_part(vault, ["shiny"], year=True)        # with its year said, it may be
     assert not _small_part(_hit("release", "Legendary Collection"), ["legendary"], year=False)
     assert not _small_part(_hit("release", "1988 Fleer Baseball", "1988"), ["fleer"], year=False)
+
+
+def _named(kind: str, name: str, phrase: str, exact: bool = False) -> object:
+    from tools.catalog_link import LinkedEntity
+
+    return LinkedEntity(kind=kind, name=name, phrase=phrase, score=10.0, exact=exact, count=1, ids=[name])
+
+
+def test_two_sports_said_leave_the_segment_open():
+    r = read("my buddy's the pokemon collector, i do baseball: 1988 topps marc sullivan 354 raw value?")
+    assert r.segment is None and r.number == "354"
+    assert read("random hockey card").segment == "Hockey"
+    assert read("pokemon base set charizard").segment == "Pokemon"
+
+
+def test_chatter_words_are_never_names():
+    assert runs(read("another hockey one")) == []
+    assert runs(read("have i wishlisted the 86 fleer jordan yet")) == [["fleer", "jordan"]]
+    words = [w for run in runs(read("pulled a wave refractor from 2024 bowman chrome base")) for w in run]
+    assert "pulled" not in words and "refractor" in words
+
+
+def test_weaker_readings_yield_to_a_name_said_in_full_or_to_the_card_talked_about():
+    from tools.catalog_link import _weaker_readings
+
+    candy = _named("name", "Candy Maldonado", "candy")
+    clemens = _named("name", "Roger Clemens", "roger clemens", exact=True)
+    assert _weaker_readings([candy, clemens], referring=False) == [clemens]
+    assert _weaker_readings([candy], referring=False) == [candy]   # alone, the catalog decides
+    throw = _named("name", "Throw Smoke!", "throw")
+    perfect = _named("release", "Perfect Order", "perfect")
+    assert _weaker_readings([perfect, throw], referring=True) == []
+    assert _weaker_readings([perfect, throw], referring=False) == [perfect, throw]
+
+
+def test_a_releases_own_set_yields_to_another_set_named():
+    from tools.catalog_link import _weaker_readings
+
+    release = _named("release", "2023 Panini Chronicles Baseball", "chronicles")
+    own = _named("set", "Chronicles", "chronicles")
+    revolution = _named("set", "Revolution", "revolution")
+    assert _weaker_readings([release, own, revolution], referring=False) == [release, revolution]
+    assert _weaker_readings([release, own], referring=False) == [release, own]
+
+
+def test_a_players_nickname_from_the_hobby():
+    assert nicknamed("that wemby first pitch card") == "that Victor Wembanyama first pitch card"
+
+
+def test_a_set_or_release_named_with_question_or_attribute_words():
+    index = Names(_hit("set", "In the Name Relics", "2024"), _hit("release", "1994 SP Baseball", "1994"),
+                  _hit("parallel", "Presidential Collection"))
+
+    def linked(text: str) -> tuple[list[str], object]:
+        r = read(text)
+        return [e.name for e in _named_with_question_words(index, r, None)], r
+
+    assert linked("randy arozarena 2024 topps in the name relic, rising or falling?")[0] == ["In the Name Relics"]
+    assert linked("how many presidential collection parallels in 2020 donruss")[0] == ["Presidential Collection"]
+    names, r = linked("which sets make up 1994 sp")
+    assert names == ["1994 SP Baseball"] and r.attributes == []
+    # beside a player's name the attribute is a short print asked for
+    names, r = linked("1994 upper deck griffey sp")
+    assert names == [] and r.attributes == ["SP"]
