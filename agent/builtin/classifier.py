@@ -54,7 +54,7 @@ def _near(word: str, vocab: frozenset[str]) -> str | None:
     if len(word) < 5 or everyday(word):
         return None   # a word in its own right ("light" is not a mistyped "flight")
     for v in vocab:
-        if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and _one_edit(word, v):
+        if abs(len(v) - len(word)) <= 1 and len(v) >= 5 and one_edit(word, v):
             return v
     return None
 
@@ -66,7 +66,10 @@ def everyday(word: str) -> bool:
     return word.lower() in common_words()
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter added, dropped or changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
