@@ -55,7 +55,7 @@ def _near(word: str, vocab: frozenset[str]) -> str | None:
         return None   # a word in its own right ("light" is not a mistyped "flight")
     index = _deletions(vocab)
     near = sorted({v for key in _shortened(word) for v in index.get(key, ())})
-    return next((v for v in near if _one_edit(word, v)), None)
+    return next((v for v in near if one_edit(word, v)), None)
 
 
 def _shortened(word: str) -> set[str]:
@@ -81,7 +81,10 @@ def everyday(word: str) -> bool:
     return word.lower() in common_words()
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
+    """``a`` and ``b`` differ by one letter added, dropped or changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]

@@ -33,24 +33,21 @@ def text_of(m: dict[str, Any]) -> str:
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
                 "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
-                "many", "have", "much", "cards", "does")
+                "many", "have", "much", "cards", "card", "does", "suggestion", "progress")
 
 
 def _near(word: str) -> str | None:
-    """The intent word ``word`` mistypes: two letters swapped, or (6+ letters) one letter off."""
+    """The intent word ``word`` mistypes: two letters swapped (4+ letters), or (6+ letters) one letter
+    added, dropped or changed."""
+    from agent.builtin.classifier import one_edit
+
     low = word.lower()
-    for w in INTENT_WORDS:
-        if low == w:
-            return None
-    if _known(low):
+    if low in INTENT_WORDS or _known(low):
         return None   # a word in its own right ("grades" is not a mistyped "graded")
     for w in INTENT_WORDS:
-        if len(low) == len(w) and sorted(low) == sorted(w) and \
-                sum(a != b for a, b in zip(low, w)) == 2 and len(low) >= 4:
-            i = next(k for k in range(len(w)) if low[k] != w[k])
-            if i + 1 < len(w) and low[i] == w[i + 1] and low[i + 1] == w[i]:
-                return w
-        if len(low) >= 6 and len(w) >= 6 and abs(len(low) - len(w)) <= 1 and _one_edit(low, w):
+        if len(low) == len(w) >= 4 and sorted(low) == sorted(w) and one_edit(low, w):
+            return w   # a swap of neighbours ("waht", "crad")
+        if len(low) >= 6 and len(w) >= 6 and one_edit(low, w):
             return w
     return None
 
@@ -59,13 +56,6 @@ def _known(word: str) -> bool:
     from agent.builtin.classifier import everyday, vocabulary
 
     return word in vocabulary() or everyday(word)
-
-
-def _one_edit(a: str, b: str) -> bool:
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def respell(text: str) -> str:

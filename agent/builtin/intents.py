@@ -107,8 +107,8 @@ INTENTS: tuple[Intent, ...] = (
                                   needs=("collection_id",)))),
     Intent("set_missing", r"\bmissing\b|\bstill need\b|\bdon'?t (have|own)\b.*\bset\b",
            collection=True,
-           steps=((COLLECTIONS, Step("catalog_link", {"text": "$link_text", "take": 1}, key="link",
-                                     when="has_card_words")),
+           steps=((COLLECTIONS, Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 1},
+                                     key="link", when="names_or_refers")),
                   (Step("collection_set_progress", {"collectionId": "$collection_id", "take": 100},
                         needs=("collection_id",)),),
                   (Step("collection_set_progress_set", {"collectionId": "$collection_id", "setId": "$owned_set_id"},
@@ -163,7 +163,9 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("list_cards_add", {"listId": "$list_id", "items": "$want_items"},
                         needs=("card_id", "list_id")),))),
     Intent("wantlist", r"\b(want ?list|wish ?list|wants list|my wants)\b",
-           steps=((Step("lists_list", {"take": 20}),),
+           # "is the base set venusaur on my wants": the card linked, to look for on the list
+           steps=((Step("lists_list", {"take": 20}), Step(LINK.tool, LINK.args, key="link", when="asks_membership",
+                                                          optional=True)),
                   (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),),
                   (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
@@ -240,6 +242,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
                      r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
+                     r"^\s*(suggestion|idea|request)s? (for|to) (the|your) (team|devs?|developers|app)\b|"
                      # reporting wrong or missing data, in the collector's words
                      r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
                      r"mislabell?ed|outdated|out of date|way off|off by)\b|"
@@ -316,10 +319,11 @@ def _best_of(text: str, names: list[str]) -> Intent | None:
 
 
 # the asker's own cards: a catalog-wide fact is never what is asked
-MINE = re.compile(r"\bmy\b|\bi (have|own|got)\b|\bi'?ve got\b|\bdo i (have|own)\b")
+MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binders?|stuff|copies|copy|slabs)\b|"
+                  r"\bi (have|own|got|collect)\b|\bi'?ve got\b|\bdo i (have|own)\b|\b(am i|i'?m) missing\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
-                       r"log|remember|bookmark|want list it|wishlist it)\b")
-LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add)?\s*[:\-]\s*\S")   # "wantlist: <card>"
+                       r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
+LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|chasing|hunting|looking for)\b")
 VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
@@ -362,6 +366,11 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if classifier.bare_name(text):
         return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
+    # how many of a parallel were made is its print run, not a graded population ("cracked ice is /what")
+    reading = read(text)
+    low = text.lower()
+    if not reading.grade and (PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) or ASKS_RUN.search(low)):
+        return BY_NAME["parallels"], confidence
     words = lexical(text)
     if name is None:
         return words, 0.5 if words else 0.0
@@ -371,15 +380,10 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if name == "none":
         return None, confidence
     intent = BY_NAME.get(name)
-    low = text.lower()
     # a graded card without words of counting is a price question ("PSA 10 Charizard value",
     # "psa10 bo jackson 94 score"): population needs "pop", "how many", "graded copies"...
     if intent is not None and intent.name == "population" and not POP_WORDS.search(low):
         intent = BY_NAME["price"]
-    # how many of a parallel were made is its print run, not a graded population
-    reading = read(text)
-    if not reading.grade and (PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) or ASKS_RUN.search(low)):
-        return BY_NAME["parallels"], confidence
     # a grade and words of counting: a population question ("how many beckett 9s of X")
     if reading.grade and intent is not None and intent.name in ("set_facts", "details", "find", "catalog_stats") and \
             re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b", low):

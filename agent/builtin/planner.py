@@ -389,6 +389,8 @@ PREDICATES = {
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
+    # "which ones am i missing from it": the set the conversation is about
+    "names_or_refers": lambda st: bool(st.ent.has_card_words or (st.conv.history and st.ent.follow_up)),
     # "random card from 2021 prizm": a year or a release word alone scopes a pull too
     "has_scope_words": lambda st: bool(st.ent.has_card_words or st.ent.year or any(
         fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in st.ent.tokens)),
@@ -398,12 +400,13 @@ PREDICATES = {
     "no_set": lambda st: _progress_set_id(st) is None,
     "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
     "two_sides": lambda st: bool(_sides(st)),
-    "asks_date": lambda st: bool(re.search(r"\bwhen\b|\bdate\b|come out|released|what year", st.ent.text, re.I)),
+    "asks_date": lambda st: bool(answers.cards.ASKS_DATE.search(st.ent.text)),
     "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
     "asks_ranking": lambda st: answers.collection.asks_ranking(st),
+    "asks_membership": lambda st: answers.collection.asks_membership(st),
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
     "feedback_card": lambda st: _feedback_card(st),
     "no_feedback_card": lambda st: not _feedback_card(st),

@@ -8,8 +8,8 @@ import json
 import pytest
 from pydantic import TypeAdapter
 
-from agent.builtin import intents, planner
-from agent.builtin.conversation import from_messages
+from agent.builtin import classifier, intents, planner
+from agent.builtin.conversation import from_messages, respell
 from agent.builtin.planner import decide
 from agent.builtin.protocol import handle_chat, handle_chat_json
 from tools._linking import read, runs
@@ -300,3 +300,39 @@ def test_my_cards_against_what_i_paid(question, says, not_says):
 def test_comparison_sides_share_words_said_once(a, b, expect):
     from agent.builtin.planner import _share
     assert _share([a, b]) == expect
+
+
+WANTS = {"cards": [{"cardId": "v15"}, {"cardId": "m10"}], "total_count": 2}
+VENUSAUR = {"id": "v15", "name": "Venusaur", "releaseName": "Base Set", "releaseYear": "1999", "number": "15"}
+LUGIA = {"id": "l9", "name": "Lugia", "releaseName": "Neo Genesis", "releaseYear": "2000", "number": "9"}
+
+
+@pytest.mark.parametrize("question,card,says", [
+    ("the base set venusaur - did that make it onto my wants?", VENUSAUR, "Yes, 1999 Base Set Venusaur #15"),
+    ("lugia neo genesis... already on my want list or not?", LUGIA, "No, 2000 Neo Genesis Lugia #9 is not on"),
+])
+def test_a_card_asked_about_is_looked_for_on_the_want_list(question, card, says):
+    from agent.builtin.answers.collection import wantlist
+    st = planner.understand(from_messages([{"role": "user", "content": question}], specs(*ALL)))
+    assert st.intent.name == "wantlist" and planner.PREDICATES["asks_membership"](st)
+    st.results.update({"lists_list": {"lists": [{"id": "w", "name": "Want list"}]}, "list_cards_list": WANTS,
+                       "link": {"cards": [card], "best": card["id"], "entities": []}})
+    st.many["wanted"] = [VENUSAUR]
+    assert says in wantlist(st)
+
+
+def test_a_want_list_read_out_links_no_card():
+    st = planner.understand(from_messages([{"role": "user", "content": "i'm a seeker of old stuff. anyway show me my "
+                                                                       "want list"}], specs(*ALL)))
+    assert st.intent.name == "wantlist" and not planner.PREDICATES["asks_membership"](st)
+
+
+def test_my_other_words_do_not_make_a_catalog_fact_about_my_collection():
+    intent, _ = intents.classify("a storm knocked my power out so i missed it - when did evolving skies come out")
+    assert intent is not None and intent.name == "set_facts"
+
+
+def test_swapped_letters_count_as_one_edit_in_both_spell_checks():
+    assert classifier.one_edit("crad", "card") and classifier.one_edit("colection", "collection")
+    assert not classifier.one_edit("card", "card") and not classifier.one_edit("cards", "crab")
+    assert respell("best crad i got?") == "best card i got?"

@@ -119,6 +119,10 @@ def find(st: State) -> str | None:
     return f"I found {plural(total, 'card')}: {shown}{more}."
 
 
+# a release's date asked: "when did X drop", "X came out on what day", "release date of X"
+ASKS_DATE = re.compile(r"\bwhen\b|\bdate\b|\bc[oa]me out\b|\breleased\b|\bwhat (year|day)\b", re.I)
+
+
 def set_facts(st: State) -> str | None:
     r = st.ok("catalog_release")
     if not r:
@@ -129,7 +133,7 @@ def set_facts(st: State) -> str | None:
     text = st.ent.text.lower()
     year = g(r, "year")
     when = f" ({year})" if year and str(year) not in name else ""
-    if "when" in text or "come out" in text or "released" in text or "release date" in text or "date" in text:
+    if ASKS_DATE.search(text):
         date = g(r, "releaseDate", "release_date")
         cal = st.ok("calendar") or {}
         for x in g(cal, "release_calendar", "releases", default=[]):

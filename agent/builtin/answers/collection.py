@@ -105,8 +105,16 @@ def _card_move(c: dict[str, Any]) -> float | None:
 
 def named_owned(st: State) -> dict[str, Any] | None:
     """The owned card the question names by its full name ("my shining charizard"), longest first, or
-    by a word of its name only one owned card has ("my sandberg")."""
-    words = set(fold(st.ent.text).split())
+    by a word of its name only one owned card has ("my sandberg"); "is it worth more than i paid?"
+    after a question naming one: that card."""
+    found = _owned_named_in(st, st.ent.text)
+    if found is None and st.conv.history and re.search(r"\b(it|that|this)\b", st.ent.text, re.I):
+        found = _owned_named_in(st, st.conv.history[-1])
+    return found
+
+
+def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
+    words = set(fold(text).split())
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()]
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
@@ -289,6 +297,9 @@ def wantlist(st: State) -> str | None:
     name = g(lst, "name", default="your want list")
     if not total:
         return f"{name[:1].upper() + name[1:]} is empty."
+    member = _membership(st, name, total, cards) if asks_membership(st) else None
+    if member:
+        return member
     asked = _asked_names(st)
     if asked:   # "is mewtwo on my want list": only the cards of that name
         hits = [c for c in cards if any(w in fold(g(c, "name", default="")).split() for w in asked)]
@@ -298,6 +309,48 @@ def wantlist(st: State) -> str | None:
     shown = "; ".join(card_label(c) for c in cards)
     more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
     return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+# a list read out, not a card looked for on it
+_READ_LIST = re.compile(r"^\s*(what|what's|whats|which|show|list|read|pull up|gimme|give me|let me see|display|"
+                        r"how many|remind me)\b|\bshow me\b")
+_YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|still|wishlisted|listed)\b")
+
+
+def asks_membership(st: State) -> bool:
+    """"the base set venusaur - did that make it onto my wants?": a yes/no about a card named, or the
+    card the conversation is about, being on the list."""
+    text = st.ent.text
+    if _READ_LIST.search(text.lower()) or not _YES_NO.search(text.lower()):
+        return False
+    return bool(st.ent.has_card_words) or bool(st.conv.history and re.search(r"\b(it|that|this)\b", text, re.I))
+
+
+def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, Any]]) -> str | None:
+    """Whether the card the question links is on the list (by the list's card ids, then by name)."""
+    from agent.builtin.linking import chosen_card, tied
+
+    link = st.ok("link")
+    if not link:
+        return None
+    ids = {c.get("cardId") for c in g(st.ok("list_cards_list"), "cards", default=[]) if isinstance(c, dict)}
+    ids |= {c.get("id") for c in wanted}
+    card = chosen_card(link, st.ent)
+    options = [card] if card else tied(link)
+    hits = [c for c in options if c.get("id") in ids]
+    if hits:
+        return f"Yes, {card_label(hits[0])} is on your want list ({list_name})."
+    if card:
+        return f"No, {card_label(card)} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    names = {fold(e.get("name") or "") for e in link.get("entities") or []
+             if e.get("kind") == "name" and not e.get("alternate")}
+    same = [c for c in wanted if fold(g(c, "name", default="")) in names]
+    if same:
+        return f"Yes, {list_name} has {plural(len(same), 'card')} of that name: " + \
+            "; ".join(card_label(c) for c in same) + "."
+    if names and options:
+        return f"No, {card_label(options[0])} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    return None
 
 
 def _asked_names(st: State) -> list[str]:
