@@ -21,7 +21,8 @@ from tests.conftest import shared_data
 SUITES = Path(__file__).resolve().parents[2] / "evals" / "suites"
 PARTS = {"tuning": SUITES / "collector-tuning.yaml", "dev": SUITES / "collector-dev.yaml",
          "dev2": SUITES / "collector-dev2.yaml", "dev3": SUITES / "collector-dev3.yaml",
-         "dev4": SUITES / "collector-dev4.yaml", "held-out": SUITES / "collector-heldout.yaml",
+         "dev4": SUITES / "collector-dev4.yaml", "dev5": SUITES / "collector-dev5.yaml",
+         "held-out": SUITES / "collector-heldout.yaml",
          "fresh": SUITES / "collector-fresh.yaml"}
 
 
