@@ -18,15 +18,6 @@ from vision.spotting import NameSpotter, alphabet, spot_numbers, spot_words
 from vision.text import fold
 
 PRINTED = string.digits + string.ascii_letters  # card numbers, release and set words
-_CHARS = {ch: i for i, ch in enumerate(" #/" + string.digits + string.ascii_lowercase)}  # ``fold``'s output
-_PAD = len(_CHARS) ** 2  # a bigram id no text has
-ALIKE_LETTERS = 6  # a shorter line fits short names by chance ("DECI" of "Upper Deck" is 0.75 like "Seel")
-
-
-def _bigrams(folded: str) -> list[int]:
-    """The distinct letter pairs of a folded text, padded with a space each side, as ids."""
-    s, n = f" {folded} ", len(_CHARS)
-    return sorted({_CHARS[a] * n + _CHARS[b] for a, b in zip(s, s[1:])})
 
 
 class CatalogNames:
@@ -39,19 +30,10 @@ class CatalogNames:
         self.columns, self.classes = alphabet([*names, PRINTED], ocr.charset())
         self.spotter = NameSpotter(list(names), self.columns)
         self._position = {name: i for i, name in enumerate(names)}
-        folded = [fold(name) for name in names]
         self._folded: dict[str, list[str]] = {}  # names as ``vision.text.fold`` writes them
-        for name, f in zip(names, folded):
-            self._folded.setdefault(f, []).append(name)
+        for name in names:
+            self._folded.setdefault(fold(name), []).append(name)
         self._masks: dict[uuid.UUID, np.ndarray] = {}
-        # which names hold each letter pair (``_bigrams``), for ``alike``: name ids sorted by pair, and where
-        # each pair's run starts
-        grams = [_bigrams(f) for f in folded]
-        self._gram_counts = np.array([len(g) for g in grams], dtype=np.float32)
-        pairs = np.fromiter((p for g in grams for p in g), dtype=np.int32)
-        order = np.argsort(pairs, kind="stable")
-        self._holders = np.repeat(np.arange(len(grams), dtype=np.int32), [len(g) for g in grams])[order]
-        self._starts = np.searchsorted(pairs[order], np.arange(_PAD + 1))
 
     def folded_in(self, lines: Sequence[str]) -> list[str]:
         """The names a run of words of ``lines`` is, OCR-confusable letters folded ("Riek Toeehet" is Rick
@@ -64,30 +46,6 @@ class CatalogNames:
                     run = " ".join(ws[i:j])
                     if len(run) >= 4:
                         out.update(dict.fromkeys(self._folded.get(run, ())))
-        return list(out)
-
-    def alike(self, lines: Sequence[str], *, segment_id: uuid.UUID | None = None, k: int = 12) -> list[str]:
-        """For each line that may be a name (letters, at most a few words), the ``k`` catalog names sharing
-        the most letter pairs with it (Dice, confusable letters folded): a name misread beyond the search
-        index's typo budget in every word ("Parlek Bay" for Patrick Roy, "Wayne Grvtaks" for Wayne Gretzky
-        among a hundred Waynes) is still among them. Candidates only: the caller scores their fit."""
-        if not len(self._gram_counts):
-            return []
-        allowed = self.allowed(segment_id)
-        out: dict[str, None] = {}
-        for line in lines:
-            f = fold(line)
-            if sum(ch.isalpha() for ch in f) < ALIKE_LETTERS or len(f.split()) > 4:
-                continue
-            q = _bigrams(f)
-            held = np.concatenate([self._holders[self._starts[g]:self._starts[g + 1]] for g in q])
-            dice = 2 * np.bincount(held, minlength=len(self._gram_counts)) / (self._gram_counts + len(q))
-            if allowed is not None:
-                dice[~allowed] = 0
-            top = np.argpartition(-dice, k)[:k] if len(dice) > k else np.arange(len(dice))
-            for i in top[np.argsort(-dice[top], kind="stable")]:
-                if dice[i] > 0:  # (another segment's names are at 0)
-                    out.setdefault(self.spotter.names[i], None)
         return list(out)
 
     def allowed(self, segment_id: uuid.UUID | None) -> np.ndarray | None:

@@ -64,10 +64,8 @@ class Escalation:
         if r.label is not None:
             lines = pipeline.without_grade(lines, r.label)
         more = [t for t in lines if t not in r.lines]
-        catalog = await self.names()
-        folded = catalog.folded_in(more) if more else []
-        alike = catalog.alike(more, segment_id=self.segment_id)
-        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded, alike)
+        folded = (await self.names()).folded_in(more) if more else []
+        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded)
         if more:
             r.lines = [*r.lines, *more]
             r.serials = serials(r.lines)

@@ -82,7 +82,6 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     tied = next((f for f, cid in scored[1:] if f > best_f - T.tie), None)  # e.g. a variation with the same text
     num = number_read(ev, best["card"].number)
     if level == "High" and (clear or best_f - runner < T.high_margin or tied is not None
-                            or loose  # a name read loosely ("Klue Seat": Kyle Seager) is a guess a number cannot make sure
                             or (num > 0 and confusable_number(best, others[:5]))  # a number read decided it
                             or (0 < num < 1  # a stray character guessed, a number spotted
                                 and not (best_id == lead_id and visual[best_id] >= T.same_picture))

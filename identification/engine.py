@@ -24,10 +24,8 @@ async def match(reading: pipeline.Reading, *, lookup: CandidateLookup, index: Ha
     """The card ``reading`` shows, or None. ``lookup``: the catalog (bound to a segment or not, and
     ``segment_id`` the same for spotting names); ``index``: the reference images' features; ``names``:
     the catalog's names for spotting, built on first use; ``until``: when closer reads stop starting."""
-    catalog = await names()
-    folded = catalog.folded_in(reading.lines) if reading.lines else []
-    alike = catalog.alike(reading.lines, segment_id=segment_id)
-    cands, ev = await text_candidates(lookup, evidence(reading.lines), folded=folded, alike=alike)
+    folded = (await names()).folded_in(reading.lines) if reading.lines else []
+    cands, ev = await text_candidates(lookup, evidence(reading.lines), folded=folded)
     visual: dict[Any, float] = {}
     if len(index):
         for feats in reading.features:

@@ -16,7 +16,6 @@ from identification import names as nm
 from identification import scoring as sc
 from identification.evidence import Evidence, evidence
 from identification.numbers import number_forms
-from identification.thresholds import THRESHOLDS as T
 
 Row = Mapping[str, Any]
 Candidates = dict[uuid.UUID, Row]
@@ -48,8 +47,7 @@ class CandidateLookup(Protocol):
 
 
 async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence[str] | None = None,
-                          known: Candidates | None = None, folded: Sequence[str] = (),
-                          alike: Sequence[str] = ()) -> tuple[Candidates, Evidence]:
+                          known: Candidates | None = None, folded: Sequence[str] = ()) -> tuple[Candidates, Evidence]:
     """Catalog cards the text read may show, and the evidence with the names read whole: names read as a
     whole line (also names of short words, "Ho Oh") and the names found in the lines ``fresh`` (default:
     all; a closer read looks up its new lines only) by the catalog search index, those with a number read
@@ -58,9 +56,7 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     budget). The best names' cards (of these and ``known``) numbered as read are added, and so are the cards of a year and number read whose release and set were read too (a header
     read whole over a name that is not: ``scoring.set_and_number_read``). Last, candidates' names read
     whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``).
-    ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too;
-    ``alike``: names like the lines letter for letter (``CatalogNames.alike``), whose best fits
-    (``T.alike_names`` of them, read at ``T.name_read`` or more) join when no name is read clearly."""
+    ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too."""
     t = ev.text
     whole = await lookup.by_names(nm.line_names(ev))
     ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
@@ -70,8 +66,6 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     numbers = number_forms(ev)
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
-        cands.setdefault(c["card"].id, c)
-    for c in await lookup.by_names(_alike(ev, alike, [*cands.values(), *(known or {}).values()])) if alike else ():
         cands.setdefault(c["card"].id, c)
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):
@@ -90,31 +84,18 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     return cands, ev
 
 
-def _alike(ev: Evidence, alike: Sequence[str], rows: list[Row]) -> list[str]:
-    """Of the names ``alike`` the lines, those most like one line letter for letter (``T.alike_names`` of
-    them, at ``T.name_read`` or more; ``names.line_similarity``), unless a name of ``rows`` is read
-    clearly already: a name misread beyond the search index's typo budget ("Mark Reecehi" brought only
-    "Right Wing" 's Jaret Wright). One line, not words from any line: "Wayne Grvtaks" fits Wayne Gretzky
-    better, while "Wilson" fits the line "Arline" above it better than "Gretzky" fits "Grvtaks"."""
-    have = {c["card"].name for c in rows}
-    if max((nm.name_similarity(ev, n) for n in have), default=0.0) >= T.clearly_read:
-        return []
-    fits = {n: nm.line_similarity(ev, n) for n in alike if n not in have}
-    return sorted((n for n, sim in fits.items() if sim >= T.name_read), key=lambda n: -fits[n])[:T.alike_names]
-
-
 def _best(ev: Evidence, cands: Candidates) -> float:
     return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
 
 
 async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,
-                      folded: Sequence[str] = (), alike: Sequence[str] = ()) -> Evidence:
+                      folded: Sequence[str] = ()) -> Evidence:
     """The evidence of ``lines`` and a further read's new lines ``more``, the cards they suggest added to
     ``cands``."""
     ev = evidence(lines + more)
     if not more:  # the same lines: their names read whole are among the candidates already
         return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
-    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded, alike=alike)
+    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded)
     for cid, c in found.items():
         cands.setdefault(cid, c)
     return ev

@@ -100,12 +100,6 @@ def name_similarity(ev: Evidence, name: str) -> float:
     return max(read, ev.spotted.names.get(name, 0.0))
 
 
-def line_similarity(ev: Evidence, name: str) -> float:
-    """``name`` against its best line read, letter for letter (confusable letters folded)."""
-    f = fold(name)
-    return max((SequenceMatcher(None, f, line).ratio() for line in ev.text.folded), default=0.0)
-
-
 def _read_similarity(ev: Evidence, name: str) -> float:
     """``name_similarity`` from the lines read alone (the part that does not change when names are spotted)."""
     plain = norm(name)
@@ -124,7 +118,8 @@ def _read_similarity(ev: Evidence, name: str) -> float:
     tokens = [t for t in f.split() if len(t) >= 2]
     if len(tokens) >= 2 and all(t in ev.text.folded_words for t in tokens):
         return 0.95
-    sim = max(line_similarity(ev, name), words_similarity(ev, name))
+    whole = max((SequenceMatcher(None, f, line).ratio() for line in ev.text.folded), default=0.0)
+    sim = max(whole, words_similarity(ev, name))
     if sim >= T.name_read and any(set(plain.split()) & set(n.split()) for n in others):
         # a word shared with another name read whole is not this name read: "Fire Energy" is 0.74
         # like "Water Energy" read, and a stray "2" must not make it the answer

@@ -33,8 +33,6 @@ def number_read(ev: Evidence, number: str | None) -> float:
         return T.loose_number
     if any(prefix_misread(n, x) for x in read):
         return T.prefix_misread
-    if any(prefix_alike(n, x) for x in read):
-        return T.prefix_alike
     return ev.spotted.numbers.get(number, 0.0)
 
 
@@ -56,26 +54,6 @@ def prefix_misread(key: str, read: str) -> bool:
         return False
     # read at full length or one letter longer ("No 1" is no "NNO1"), its first letter right
     return (pa != pb and pa[0] == pb[0] and len(pa) <= len(pb) <= len(pa) + 1
-            and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5)
-
-
-def prefix_alike(key: str, read: str) -> bool:
-    """A number with a letter prefix read as a prefixed token with only half of it right: its digits
-    exact behind other letters of the prefix's length ("tel-01" for McH-01), or its prefix's letters
-    alike as in ``prefix_misread`` behind about as many other digits ("Mell-41" for McH-03, not the namesake "Mc-10"
-    whose prefix is shorter). Holograms' small print blurs both; a little credit tells the namesake whose
-    numbers are printed so from those whose numbers are not."""
-    a, b = _PREFIXED.fullmatch(key), _PREFIXED.fullmatch(read)
-    if not a or not b:
-        return False
-    pa, pb = a.group(1), b.group(1)
-    if not len(pa) <= len(pb) <= len(pa) + 1:
-        return False
-    da, db = a.group(2), b.group(2)
-    if da.lstrip("0") == db.lstrip("0"):
-        return True
-    # about as many other digits ("Me11-01" is McH-01 with letters read as digits, not Mc-1 behind "1101")
-    return (abs(len(da) - len(db)) <= 1 and pa[0] == pb[0]
             and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5)
 
 

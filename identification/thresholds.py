@@ -26,7 +26,6 @@ class Thresholds:
     name_read: float = 0.7  # a name similarity from which the name counts as read (below: text score halved)
     clear_name: float = 0.8  # one from which a name's cards of the number read are looked up
     clearly_read: float = 0.9  # another name read this well caps a loosely read best card at Low
-    alike_names: int = 3  # names like the lines letter for letter looked up (``lookup.text_candidates``)
     word_letters: float = 0.6  # in a word's similarity: the share of letters (the rest: its outline)
     spot_scale: float = 6.0  # spotting score per letter -> similarity: 1 + score / spot_scale
     spot_cap: float = 0.9  # a spotted name's similarity never reaches a name read
@@ -34,7 +33,6 @@ class Thresholds:
     # numbers
     loose_number: float = 0.5  # a number read behind one stray character
     prefix_misread: float = 0.8  # a number's digits read exactly behind its letter prefix misread
-    prefix_alike: float = 0.2  # half a prefixed number read (``numbers.prefix_alike``): under ``high_margin``
     set_and_number: float = 0.45  # a card whose release, year and number were read, not its name
     # namesakes (``identification.namesakes``)
     spotted_number: float = 0.2  # a number spotted, never read: its number credit

@@ -28,9 +28,6 @@ class Names:
     def folded_in(self, lines):
         return []
 
-    def alike(self, lines, *, segment_id=None):
-        return []
-
 
 class Lookup:
     async def by_names(self, names):

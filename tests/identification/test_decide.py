@@ -91,19 +91,3 @@ def test_a_sure_picture_is_not_sunk_by_print_that_names_no_card_clearly():
                  "1991-92")
     m = decide(evidence(["Cam Neely"]), {c["card"].id: c for c in (neely, checklist)}, {checklist["card"].id: 0.88})
     assert m is not None and m.best is neely
-
-
-def test_half_a_prefixed_number_read_ranks_its_namesake_first_never_high():
-    # a hologram re-saved small: "McH-05" read as "Mell4"; the All-Stars card Mc-1 prints no number
-    mc = _row("Cam Neely", "Mc-1", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars", "1991-92")
-    hologram = _row("Cam Neely", "McH-05", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
-    cc = _row("Cam Neely", "16", "1996-97 Upper Deck Collector's Choice", "Collector's Choice", "1996-97")
-    for order in ([mc, hologram, cc], [cc, mc, hologram]):
-        m = decide(evidence(["8", "Mell4", "Lam Neely"]), {c["card"].id: c for c in order}, {})
-        assert m is not None and m.best is hologram and m.tier != "High"
-    # its digits read behind other letters: "tel-01" for McH-01, not Mc-17
-    gretzky_mc = _row("Wayne Gretzky", "Mc-17", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
-                      "1991-92")
-    gretzky_h = _row("Wayne Gretzky", "McH-01", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
-    m = decide(evidence(["tel-01", "Wayne Gretzky"]), {c["card"].id: c for c in (gretzky_mc, gretzky_h)}, {})
-    assert m is not None and m.best is gretzky_h and m.tier != "High"
