@@ -16,8 +16,10 @@ Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the l
 outside those commands (by hand in SQL) takes to show (each entry lives 80-100 % of it, at random: entries
 made together, after a start or a catalog change, would otherwise expire together and every client would
 wait on a burst of recomputations at that moment), and ``CARDWISE_CATALOG_CACHE_ENTRIES``
-(4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies, least recently used
-first out. ``0`` for any of them turns the cache off. Responses carry
+(4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies. Out first: the least recently
+used of the entries never asked again, then of those asked again (a segmented LRU: up to 80 % of the room
+is kept for answers asked at least twice, so a stream of one-off searches, a keystroke each, cannot flush
+the popular ones; with plain LRU 5,000 distinct searches did). ``0`` for any of them turns the cache off. Responses carry
 ``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts hits, misses and joins.
 
 Identical misses are computed once (single flight): while one request computes an entry, the same
@@ -42,6 +44,7 @@ CACHE_HEADER = "X-Cache"
 
 
 EXPIRY_SPREAD = 0.2  # the share of the TTL by which an entry may expire early (spreads recomputations)
+PROTECTED_SHARE = 0.8  # of the entries and bytes, at most this much for answers asked again
 
 
 class ResponseCache:
@@ -51,7 +54,10 @@ class ResponseCache:
         self.max_bytes = max_bytes
         self.size = 0  # bytes of bodies held
         self._clock = clock
+        # new entries (probation) and those asked again since (protected), least recently used first
         self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
+        self._protected: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
+        self._protected_size = 0
         self._computing: dict[Hashable, asyncio.Future] = {}
         self._read_version: Callable[[], Awaitable[int]] | None = None
         self._check_every_s = 1.0
@@ -63,14 +69,20 @@ class ResponseCache:
         return self.ttl_s > 0 and self.max_entries > 0 and self.max_bytes > 0
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._entries) + len(self._protected)
 
     def get(self, key: Hashable) -> tuple[int, bytes] | None:
-        entry = self._entries.get(key)
+        protected = True
+        entry = self._protected.get(key)
+        if entry is None:
+            protected, entry = False, self._entries.get(key)
         if entry is not None:
             expires, status, body = entry
             if expires > self._clock():
-                self._entries.move_to_end(key)
+                if protected:
+                    self._protected.move_to_end(key)
+                else:
+                    self._promote(key, entry)
                 metrics.series(metrics.RESPONSE_CACHE, result="hit").inc()
                 return status, body
             self._drop(key)
@@ -126,17 +138,34 @@ class ResponseCache:
         self._drop(key)
         self._entries[key] = (self._clock() + self.ttl_s * (1.0 - EXPIRY_SPREAD * random.random()), status, body)
         self.size += len(body)
-        while len(self._entries) > self.max_entries or self.size > self.max_bytes:
-            self._drop(next(iter(self._entries)))
+        while len(self) > self.max_entries or self.size > self.max_bytes:
+            self._drop(next(iter(self._entries or self._protected)))
+
+    def _promote(self, key: Hashable, entry: tuple[float, int, bytes]) -> None:
+        """A new entry asked again: protected; the least recently used protected ones beyond their share
+        go back to probation (as its most recent)."""
+        del self._entries[key]
+        self._protected[key] = entry
+        self._protected_size += len(entry[2])
+        while (len(self._protected) > self.max_entries * PROTECTED_SHARE
+               or self._protected_size > self.max_bytes * PROTECTED_SHARE):
+            old, demoted = self._protected.popitem(last=False)
+            self._protected_size -= len(demoted[2])
+            self._entries[old] = demoted
 
     def _drop(self, key: Hashable) -> None:
         entry = self._entries.pop(key, None)
+        if entry is None:
+            entry = self._protected.pop(key, None)
+            if entry is not None:
+                self._protected_size -= len(entry[2])
         if entry is not None:
             self.size -= len(entry[2])
 
     def clear(self) -> None:
         self._entries.clear()
-        self.size = 0
+        self._protected.clear()
+        self.size = self._protected_size = 0
 
 
 def cache_key(tool_name: str, data: dict) -> Hashable:

@@ -1,6 +1,6 @@
 """Card name search under load: GET /v1/catalog/cards?name=... vs a bare aiohttp handler.
 
-    python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000] [--seconds 10]
+    python bench/catalog_search_bench.py [--db sqlite|postgres] [--cards 200000 | --real] [--seconds 10]
                                          [--data ../shared/data] [--concurrency 32] [--workers 1] [--rounds 5]
                                          [--load auto|wrk|python] [--wrk-threads 1]
                                          [--keep KEYFILE | --url URL --url-key KEYFILE]
@@ -8,7 +8,9 @@
 1. Builds a fresh database (SQLite temp file, or a scratch PostgreSQL database on
    CARDWISE_BENCH_PG), imports the demo catalog, the 2024 JunkWax releases and the hockey sets
    when ../shared/data is there, then bulk-loads N synthetic cards (default 200,000; the full
-   run is ``--cards 1000000``) with generated player names.
+   run is ``--cards 1000000``) with generated player names. ``--real`` imports the real catalog
+   instead: all of JunkWax and TCGdex (about 170k cards), nothing synthetic; with ``--url``, it says
+   the database given is that catalog (as ``--real --keep`` built it).
 2. Starts, side by side: ``cardwise serve --workers N`` twice (per-key rate limit off: the bench is
    one key), once with the response cache off (every request runs the search: the cold cost) and
    once in its default configuration, primed by asking each term once (the steady state of a running
@@ -26,8 +28,8 @@
    requests per second and each one's throughput ratio to the bare handler, plus the tool's own
    latency called in-process one request at a time (the query cost without HTTP, auth and
    contention). Checks the issue's targets (#26) at the end: cold names >= 0.15x the bare handler and
-   p99 <= 50 ms, cached p99 <= 25 ms, autocomplete cold p99 <= 20 ms, index build <= 30 s for the real
-   catalog (<= 180 s at 1M cards).
+   p99 <= 50 ms, cached p99 <= 25 ms, autocomplete cold p99 <= 20 ms, and the index build, on the
+   catalogs the issue sets it for only: <= 30 s for the real catalog (``--real``), <= 180 s at 1M cards.
 """
 
 from __future__ import annotations
@@ -74,6 +76,38 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
+async def build_real(url: str, data: Path) -> str:
+    """The real catalog: all of JunkWax and TCGdex, nothing synthetic (the issue's "real catalog" row)."""
+    from store.importers import tcgdex
+
+    engine = create_engine(url)
+    sessions = sessionmaker(engine)
+    for mod, sub in ((junkwax, "junkwax"), (tcgdex, "tcgdex")):
+        if not (data / sub).is_dir():
+            raise SystemExit(f"--real needs {data / sub}")
+        t = time.perf_counter()
+        await mod.run(sessions, str(data / sub))
+        print(f"imported {sub} in {time.perf_counter() - t:.1f} s")
+    return await _bench_key(engine, sessions)
+
+
+async def _bench_key(engine, sessions) -> str:
+    """Statistics for PostgreSQL's planner, and the bench's API key."""
+    from store.queries import keys
+
+    if engine.url.get_backend_name() == "postgresql":
+        async with engine.connect() as c:
+            from sqlalchemy import text
+
+            await c.execute(text("ANALYZE"))
+            await c.commit()
+
+    async with sessions() as s, s.begin():
+        _, plaintext = await keys.create(session=s, name="bench")
+    await engine.dispose()
+    return plaintext
+
+
 async def build(url: str, n: int, data: Path) -> str:
     engine = create_engine(url)
     sessions = sessionmaker(engine)
@@ -107,18 +141,7 @@ async def build(url: str, n: int, data: Path) -> str:
             await upsert(s, CardSet, sets)
             await upsert(s, Card, cards)
     print(f"loaded {n:,} synthetic cards in {time.perf_counter() - t:.1f} s")
-    if url.startswith("postgresql"):
-        async with engine.connect() as c:
-            from sqlalchemy import text
-
-            await c.execute(text("ANALYZE"))
-            await c.commit()
-    from store.queries import keys
-
-    async with sessions() as s, s.begin():
-        _, plaintext = await keys.create(session=s, name="bench")
-    await engine.dispose()
-    return plaintext
+    return await _bench_key(engine, sessions)
 
 
 BARE = r'''
@@ -457,7 +480,7 @@ async def main_async(args) -> None:
         cleanup = name
     if not args.url:
         await asyncio.to_thread(migrations.upgrade, url)
-        key = await build(url, args.cards, data)
+        key = await (build_real(url, data) if args.real else build(url, args.cards, data))
         if args.keep:
             cleanup = None
             Path(args.keep).write_text(key)
@@ -521,7 +544,7 @@ async def main_async(args) -> None:
             results = {label: summarize(sl) for label, sl in slices.items()}
             if fresh.used >= len(fresh) or fresh_ac.used >= len(fresh_ac):
                 print("note: the distinct terms ran out before the cold runs' time was up")
-        cards = "(--url)" if args.url else f"{args.cards:,}"
+        cards = "(--url)" if args.url else "real" if args.real else f"{args.cards:,}"
         print(f"db={args.db} cards={cards} terms={len(terms)} page={len(sample):,} bytes "
               f"concurrency={args.concurrency} workers={args.workers} rounds={args.rounds} (first pass over the "
               f"terms, cached run: {primed:.1f} s)")
@@ -537,7 +560,9 @@ async def main_async(args) -> None:
                       "floor: bare + SQL"):
             print(f"  ratio {label} / bare req/s: {results[label]['rps'] / results['bare']['rps']:.2f}")
         cold, bare = results["cardwise, cold names"], results["bare"]
-        build_target = 180 if (args.cards >= 1_000_000 and not args.url) else 30
+        # the index-build targets are set for the real catalog (30 s) and for 1M cards (180 s); other
+        # catalogs (the default 200k synthetic, or a --url database of unknown make) are not judged
+        build_target = 30 if args.real else 180 if (args.cards >= 1_000_000 and not args.url) else None
         for what, ok in (
                 (f"cold names >= 0.15x bare ({cold['rps'] / bare['rps']:.2f}x)", cold["rps"] >= 0.15 * bare["rps"]),
                 (f"cold names p99 <= 50 ms ({cold['p99']:.0f} ms)", cold["p99"] <= 50),
@@ -545,8 +570,12 @@ async def main_async(args) -> None:
                  results["cardwise, cached"]["p99"] <= 25),
                 (f"autocomplete cold p99 <= 20 ms ({results['autocomplete, cold']['p99']:.0f} ms)",
                  results["autocomplete, cold"]["p99"] <= 20),
-                (f"index build <= {build_target} s ({built_s:.0f} s)", built_s <= build_target)):
+                *([(f"index build <= {build_target} s ({built_s:.0f} s)", built_s <= build_target)]
+                  if build_target else [])):
             print(f"  target {'met' if ok else 'NOT met'}: {what}")
+        if build_target is None:
+            print(f"  index build {built_s:.0f} s: not judged (targets: real catalog, --real, <= 30 s; "
+                  "--cards 1000000 <= 180 s)")
     finally:
         shutil.rmtree(search_dir, ignore_errors=True)  # the run's own index (derived: rebuilt next time)
         for folder in scratch:
@@ -627,6 +656,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", default="sqlite", choices=["sqlite", "postgres"])
     ap.add_argument("--cards", type=int, default=200_000)
+    ap.add_argument("--real", action="store_true",
+                    help="import the real catalog (all of JunkWax and TCGdex from --data), no synthetic cards")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--concurrency", type=int, default=32)
     ap.add_argument("--workers", type=int, default=1, help="server processes, for Cardwise and the bare handler")

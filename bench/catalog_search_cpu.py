@@ -56,10 +56,11 @@ async def main_async(args) -> None:
     from api.settings import load_settings
 
     url, key = args.url, Path(args.url_key).read_text().strip()
-    search_dir = tempfile.mkdtemp(prefix="cw-search-")
+    search_dir = args.search_dir or tempfile.mkdtemp(prefix="cw-search-")
     folder = tempfile.mkdtemp(prefix="cw-cpu-")
     try:
-        print(f"index build {await index_build(url, search_dir):.1f} s")
+        if not args.search_dir:
+            print(f"index build {await index_build(url, search_dir):.1f} s")
         os.environ.update({"CARDWISE_DATABASE_URL": url, "CARDWISE_SEARCH_DIR": search_dir,
                            "CARDWISE_LOG_LEVEL": args.log_level,
                            # the per-key limit runs (its cost counts) but lets the one key's load through
@@ -133,7 +134,8 @@ async def main_async(args) -> None:
         await runner.cleanup()
         await bare_runner.cleanup()
     finally:
-        shutil.rmtree(search_dir, ignore_errors=True)
+        if not args.search_dir:
+            shutil.rmtree(search_dir, ignore_errors=True)
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -141,6 +143,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--url", required=True, help="a database with the catalog (SQLAlchemy URL)")
     ap.add_argument("--url-key", required=True, help="a file holding an API key of that database")
+    ap.add_argument("--search-dir", help="keep the search index here (built on first use, then reused: "
+                                         "runs of the same catalog skip the build)")
     ap.add_argument("--seconds", type=float, default=4.0, help="seconds per run")
     ap.add_argument("--rounds", type=int, default=3, help="runs per target (the lowest CPU per request is shown)")
     ap.add_argument("--log-level", default="INFO", help="the server's log level (INFO: one access record per "

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import uuid
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tantivy
-from sqlalchemy import func, select
+from sqlalchemy import String, Uuid, func, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -69,54 +70,81 @@ class CatalogRows:
     stand_ins: set[Any] = field(default_factory=set)
 
 
-def _ids(row: Any, *at: int) -> tuple:
-    """The row with its ids (columns ``at``) as canonical strings: hashed and written as they are."""
-    return tuple(None if v is None else str(v) if i in at else v for i, v in enumerate(row))
+class _Canon(dict):
+    """Ids as the driver returns them (SQLite: 32 hex digits; PostgreSQL: its UUID) -> canonical text, the
+    form ``str(uuid.UUID)`` writes, memoised (a card's set and release ids repeat). Reading them as
+    ``uuid.UUID`` first (SQLAlchemy's type) was most of the read's CPU: 4.5 of 8 s for the real catalog."""
+
+    def __init__(self) -> None:
+        super().__init__({None: None})
+
+    def __missing__(self, value: Any) -> str:
+        text = str(value).lower()
+        if len(text) == 32:
+            text = f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+        elif len(text) != 36:
+            text = str(uuid.UUID(text))
+        self[value] = text
+        return text
+
+
+def _sel(*cols: Any) -> Any:
+    """``select`` of ``cols``, ids as the driver returns them (``_Canon`` makes them text)."""
+    return select(*(type_coerce(c, String) if isinstance(getattr(c, "type", None), Uuid) else c for c in cols))
 
 
 async def read_catalog(session: AsyncSession) -> CatalogRows:
+    canon = _Canon()
+    conn = await session.connection()  # Core rows: no ORM loading per row
+
     async def rows(stmt, *at: int) -> list[tuple]:
-        return [_ids(r, *at) for r in (await session.execute(stmt)).all()]
+        got = (await conn.execute(stmt)).all()
+        if not got:
+            return []
+        cols: list[Any] = list(zip(*got, strict=True))
+        for i in at:
+            cols[i] = map(canon.__getitem__, cols[i])
+        return list(zip(*cols, strict=True))
 
     attrs: dict[Any, list[str]] = defaultdict(list)
     links: dict[Any, list[Any]] = defaultdict(list)
-    for pid, cid in await rows(select(ParallelCard.parallel_id, ParallelCard.card_id), 0, 1):
+    for pid, cid in await rows(_sel(ParallelCard.parallel_id, ParallelCard.card_id), 0, 1):
         links[cid].append(pid)
     fields: dict[Any, list[tuple[str, str]]] = defaultdict(list)
-    for cid, key, value in await rows(select(FieldValue.entity_id, MetadataField.key, FieldValue.value)
+    for cid, key, value in await rows(_sel(FieldValue.entity_id, MetadataField.key, FieldValue.value)
                                       .join(MetadataField, MetadataField.id == FieldValue.field_id)
                                       .where(FieldValue.entity_type == "card")
                                       .order_by(FieldValue.entity_id, MetadataField.key, FieldValue.value), 0):
         fields[cid].append((key, value))
     prices: dict[Any, dict[str, int]] = defaultdict(dict)
-    for cid, key, cents in await rows(select(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents)
+    for cid, key, cents in await rows(_sel(CardPrice.card_id, CardPrice.price_key, CardPrice.value_cents)
                                       .where(CardPrice.parallel_id.is_(None)), 0):
         if shown_price(key):
             prices[cid][key] = cents
     real = select(Release.segment_id).where(Release.demo.is_(False))
-    stand_ins = {r[0] for r in await rows(select(Card.id).join(Release, Release.id == Card.release_id)
+    stand_ins = {r[0] for r in await rows(_sel(Card.id).join(Release, Release.id == Card.release_id)
                                           .where(Card.demo.is_(True), Release.segment_id.in_(real)), 0)}
-    for cid, short, name in await rows(select(CardAttribute.card_id, Attribute.short_name, Attribute.name)
+    for cid, short, name in await rows(_sel(CardAttribute.card_id, Attribute.short_name, Attribute.name)
                                        .join(Attribute, Attribute.id == CardAttribute.attribute_id), 0):
         attrs[cid] += [short, name]
     return CatalogRows(
-        segments=dict(await rows(select(Segment.id, Segment.name), 0)),
-        makers=dict(await rows(select(Manufacturer.id, Manufacturer.name), 0)),
-        releases={r[0]: tuple(r[1:]) for r in await rows(select(
+        segments=dict(await rows(_sel(Segment.id, Segment.name), 0)),
+        makers=dict(await rows(_sel(Manufacturer.id, Manufacturer.name), 0)),
+        releases={r[0]: tuple(r[1:]) for r in await rows(_sel(
             Release.id, Release.name, Release.year, Release.segment_id, Release.manufacturer_id), 0, 3, 4)},
-        sets={r[0]: tuple(r[1:]) for r in await rows(select(CardSet.id, CardSet.name, CardSet.release_id), 0, 2)},
-        parallels=await rows(select(Parallel.id, Parallel.name, Parallel.set_id, Parallel.is_partial, Parallel.numbered_to)
+        sets={r[0]: tuple(r[1:]) for r in await rows(_sel(CardSet.id, CardSet.name, CardSet.release_id), 0, 2)},
+        parallels=await rows(_sel(Parallel.id, Parallel.name, Parallel.set_id, Parallel.is_partial, Parallel.numbered_to)
                              .order_by(*PARALLEL_ORDER), 0, 2),
-        partial_counts=dict(await rows(select(ParallelCard.parallel_id, func.count())
+        partial_counts=dict(await rows(_sel(ParallelCard.parallel_id, func.count())
                                        .group_by(ParallelCard.parallel_id), 0)),
         attributes=attrs,
         partial_links=links,
-        numbered_to=dict(await rows(select(Card.id, Card.numbered_to).where(Card.numbered_to.is_not(None)), 0)),
+        numbered_to=dict(await rows(_sel(Card.id, Card.numbered_to).where(Card.numbered_to.is_not(None)), 0)),
         stand_ins=stand_ins,
         fields=fields,
         prices=prices,
-        cards=await rows(select(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
-                                Card.description), 0, 3, 4, 5),
+        cards=await rows(_sel(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
+                              Card.description), 0, 3, 4, 5),
     )
 
 
@@ -136,6 +164,11 @@ def _sid(value: Any) -> str:
 def _writer(schema: tantivy.Schema, folder: Path) -> tantivy.IndexWriter:
     folder.mkdir()
     return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=SMALL_HEAP, num_threads=1)
+
+
+def _commit(writer: tantivy.IndexWriter) -> None:
+    writer.commit()
+    writer.wait_merging_threads()
 
 
 def write_index(cat: CatalogRows, path: Path) -> int:
@@ -177,7 +210,15 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         return g
 
     set_cards: Counter = Counter()
-    name_cards = Counter(fold(c[1]) for c in cat.cards)  # how many cards a name has: famous players first on ties
+    name_cards = Counter(fold(c[1]) for c in cat.cards)
+    name_terms: dict[str, tuple[str, str]] = {}  # folded name -> its starts and its words sorted (7 cards a name)
+    number_keys: dict[Any, str] = {}
+
+    def terms(folded: str) -> tuple[str, str]:
+        got = name_terms.get(folded)
+        if got is None:
+            got = name_terms[folded] = (starts(folded), " ".join(sorted(folded.split())))
+        return got  # how many cards a name has: famous players first on ties
     written = 0
 
     def entity(kind: str, eid: Any, name: str, release_id: Any, set_id: Any | None, extra: list[str],
@@ -186,8 +227,9 @@ def write_index(cat: CatalogRows, path: Path) -> int:
         first_year, year, seg_id, maker_id, rel_words = rel_info[release_id]
         folded = fold(name)
         newness = min(max(first_year - 1900, 0), 130) / 130
-        d = tantivy.Document(kind=kind, id=_sid(eid), name=folded, name_key=folded, name_start=starts(folded),
-                             name_bag=" ".join(sorted(folded.split())), text=" ".join([folded, *extra, *rel_words]),
+        start, bag = terms(folded)
+        d = tantivy.Document(kind=kind, id=_sid(eid), name=folded, name_key=folded, name_start=start,
+                             name_bag=bag, text=" ".join([folded, *extra, *rel_words]),
                              year=first_year, release_id=rel_ids[release_id], label=name,
                              weight=0.02 * newness + weight)
         for key in rel_context[release_id]:
@@ -206,7 +248,9 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     for cid, name, number, variation_of, set_id, release_id, description in cat.cards:
         first_year, year, seg_id, _, _ = rel_info[release_id]
         folded = fold(name)
-        num = number_key(number)
+        num = number_keys.get(number)
+        if num is None:
+            num = number_keys[number] = number_key(number)
         base = variation_of is None
         card_id = _sid(cid)
         d = entity("card", card_id, name, release_id, set_id,
@@ -226,8 +270,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             "numbered_to": cat.numbered_to.get(cid), "stand_in": cid in cat.stand_ins or None}
         page = {k: v for k, v in page.items() if v is not None}
         partials = {_sid(p) for p in cat.partial_links.get(cid, ())}
-        shown = [(i, n, t) for i, n, t, partial in by_set.get(set_ids[set_id], ()) if not partial or i in partials]
-        d.add_unsigned("ord", pages.add(page, shown, None if partials else set_id))
+        shared = None if partials else set_id
+        shown = [] if pages.has(shared) else [
+            (i, n, t) for i, n, t, partial in by_set.get(set_ids[set_id], ()) if not partial or i in partials]
+        d.add_unsigned("ord", pages.add(page, shown, shared))
         if num:
             d.add_text("number", num)
         writer.add_document(d)
@@ -239,6 +285,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             g.ids.append((-(first_year * 2 + base), card_id))
             g.count += 1
             g.segments[seg_id] += 1
+    # the cards' segment is written (tantivy lets go of the GIL) while the names and entities are made
+    pool = ThreadPoolExecutor(1, thread_name_prefix="index-commit")
+    cards_done = pool.submit(_commit, writer)
+    pool.shutdown(wait=False)  # its thread ends with the commit
     rel_cards: Counter = Counter()
     for sid, n in set_cards.items():
         rel_cards[cat.sets[sid][1]] += n
@@ -287,8 +337,8 @@ def write_index(cat: CatalogRows, path: Path) -> int:
             n_words = len(folded.split())
             year = next(iter(years)) if len(years) == 1 else None
             around = [folded, *abbreviations(folded), *year_tokens(year), fold(cat.segments.get(seg))]
-            d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_start=starts(folded),
-                                 name_bag=" ".join(sorted(folded.split())),
+            start, bag = terms(folded)
+            d = tantivy.Document(kind=kind, name=folded, name_key=folded, name_start=start, name_bag=bag,
                                  text=" ".join(around), label=label, count=g.count,
                                  weight=0.05 * popularity + 0.01 * max(0, 5 - n_words) / 5)
             d.add_unsigned("ord", pages.add_label(label))
@@ -300,8 +350,8 @@ def write_index(cat: CatalogRows, path: Path) -> int:
                 d.add_text("segment_label", cat.segments[seg])
             names_writer.add_document(d)
             written += 1
-    for w in (writer, names_writer, entities_writer):
-        w.commit()
-        w.wait_merging_threads()
+    for w in (names_writer, entities_writer):
+        _commit(w)
+    cards_done.result()
     pages.close()
     return written

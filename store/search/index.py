@@ -182,14 +182,20 @@ class CatalogIndex:
     def completions(self, phrase: str, *, kinds: Iterable[str] | None = None, limit: int = 10) -> list[str]:
         """The spellings ``names(phrase, prefix=True)`` finds, best first, and nothing else (autocomplete:
         no distances, ids or counts read per hit)."""
-        query = self._names_query(fold(phrase).split(), kinds, fuzzy=True, prefix=True)
-        if query is None or limit <= 0:
-            return []
-        hits, _ = self._search(query, limit, count=False, searcher=self._names)
+        words = fold(phrase).split()
+        hits = self._completion_hits(words, kinds, limit)
+        if not hits and (apart := typed_apart(phrase)) != words:
+            hits = self._completion_hits(apart, kinds, limit)
         if not hits:
             return []
         label = self._pages.label  # no stored document read
         return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
+
+    def _completion_hits(self, words: list[str], kinds: Iterable[str] | None, limit: int) -> list:
+        query = self._names_query(words, kinds, fuzzy=True, prefix=True)
+        if query is None or limit <= 0:
+            return []
+        return self._search(query, limit, count=False, searcher=self._names)[0]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -319,6 +325,13 @@ class CatalogIndex:
         if f.base_only:
             out.append(Q.term_query(s, "base", 1))
         return [(MUST, Q.const_score_query(q, 0.0)) for q in out]
+
+
+def typed_apart(phrase: str) -> list[str]:
+    """The words of a phrase being typed with its last word folded on its own: a letter typed after
+    initials begins the next word ("J.B. T" is "jb t"; folded whole, the initials took it: "jbt")."""
+    head, _, last = phrase.rstrip().rpartition(" ")
+    return fold(head).split() + fold(last).split()
 
 
 def _near(name_word: str, words: list[str]) -> bool:

@@ -85,6 +85,21 @@ def test_entries_expire_and_the_least_recently_used_go_first():
     assert cache.get("a") is None and len(cache) == 1
 
 
+def test_a_stream_of_one_off_answers_does_not_flush_those_asked_again():
+    cache = ResponseCache(ttl_s=10, max_entries=10, max_bytes=1000)
+    for k in ("popular", "liked"):
+        cache.put(k, 200, b"P")
+        assert cache.get(k) == (200, b"P")  # asked again: protected
+    for i in range(50):  # distinct searches, each asked once (typing, a keystroke each)
+        cache.put(f"once-{i}", 200, b"x")
+    assert cache.get("popular") == (200, b"P") and cache.get("liked") == (200, b"P")
+    assert cache.get("once-0") is None and cache.get("once-49") == (200, b"x") and len(cache) == 10
+    for i in range(20):  # the protected share (80 %) is bounded: more answers asked again push the oldest out
+        cache.put(f"again-{i}", 200, b"y")
+        cache.get(f"again-{i}")
+    assert cache.get("popular") is None and len(cache) == 10 and cache.size == 10
+
+
 def test_the_cache_holds_at_most_its_bytes():
     cache = ResponseCache(ttl_s=10, max_entries=100, max_bytes=10)
     cache.put("a", 200, b"12345")

@@ -9,6 +9,8 @@ import pytest
 from store.models import Card, CardSet, Manufacturer, Parallel, Release, Segment
 from store.queries import catalog_version
 from store.search import CardFilters, index_root
+from store.search.fold import fold
+from store.search.index import typed_apart
 from tools._search import catalog_index
 
 
@@ -96,6 +98,15 @@ async def test_names_tolerate_typos_by_length_and_complete_prefixes(ctx, catalog
         assert index.completions(typed, kinds=["name"]) == [h.name for h in index.names(typed, kinds=["name"],
                                                                                          prefix=True)]
     assert index.completions("charm")[0] == "Charmander" and index.completions("zzzzqx") == []
+
+
+async def test_a_letter_typed_after_initials_begins_the_next_word(ctx, catalog, sessions):
+    async with sessions() as s, s.begin():
+        s.add(Card(set_id=catalog["s_ud89"], release_id=catalog["ud89"], name="J.B. Thurmond", number="3"))
+    index = await catalog_index(ctx)
+    assert fold("J.B. T") == "jbt" and typed_apart("J.B. T") == ["jb", "t"]  # whole, the initials take the letter
+    assert index.completions("J.B. T", kinds=["name"]) == ["J.B. Thurmond"]  # was [] (then SQL's substring match)
+    assert index.completions("jb thu", kinds=["name"]) == ["J.B. Thurmond"]
 
 
 async def test_names_of_releases_sets_parallels_and_makers(ctx, catalog):
