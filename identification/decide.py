@@ -36,8 +36,16 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     # image (so an imaged twin that matches wins); otherwise its text score stands alone
     looks_known = max(visual.values(), default=0.0) >= T.looks_known
     lead_id, lead = visual_lead(visual)
-    led = False
-    pictured = lead_id is not None and visual[lead_id] >= T.same_picture and not rival_read(ev, cands, lead_id)
+    leads = namesake_leads(visual, cands)  # card id -> its picture's lead over its namesakes' pictures
+    if lead_id is not None:
+        leads[lead_id] = lead
+    led = False  # the best card's lead over every other card's picture lifted it (unless it looks known)
+    lifted: dict[Any, float] = {}  # cards a lead over their namesakes or a picture only ahead lifted: score before
+    # a picture ahead of every other card's keeps its likeness as its score while no other name is read:
+    # clearly (``T.clearly_read``) for a sure picture, at ``T.clear_name`` for one only ahead (a loose fit of
+    # garbled print, "Airlin" for Kirlia, names no card; a re-save is 0.4-0.7 like its own scan)
+    sure = lead_id is not None and visual[lead_id] >= T.same_picture
+    pictured = lead_id is not None and not rival_read(ev, cands, lead_id, T.clearly_read if sure else T.clear_name)
     scored = []
     shared = sc.shared_context(cands.values())  # words a name's cards all print tell none of them apart
     for cid, c in cands.items():
@@ -47,10 +55,17 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
             f = max(0.5 * t + 0.5 * v, 0.8 * t)  # a poor crop (glare, slab window) must not sink good text
             if t >= T.agree_text and v >= T.agree_picture:  # text and image agree: independent evidence compounds
                 f = max(f, 1 - (1 - t) * (1 - v))
-            if cid == lead_id and t + T.visual_lead_weight * lead > f:  # the picture tells it from its namesakes
-                f, led = min(1.0, t + T.visual_lead_weight * lead), not looks_known
-            if cid == lead_id and pictured:  # print that names no other card does not sink a sure picture
-                f = max(f, v)
+            f0 = f
+            if cid in leads and t + T.visual_lead_weight * leads[cid] > f:  # the picture tells it from its namesakes
+                f = min(1.0, t + T.visual_lead_weight * leads[cid])
+                if cid == lead_id:
+                    led = not looks_known
+                else:
+                    lifted[cid] = f0
+            if cid == lead_id and pictured and v > f:  # print that names no other card does not sink the picture
+                f = v
+                if not sure:
+                    lifted[cid] = f0
         elif cid in visual:
             f = visual[cid]
         elif looks_known:
@@ -70,6 +85,8 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     if clear:  # comes after the cards of the name read clearly
         scored = [*clear, *(x for x in scored if x not in clear)]
     best_f, best_id = scored[0]
+    # lifted over the rest by its picture alone (its score before it does not lead): never High
+    by_picture = best_id in lifted and lifted[best_id] <= max((f for f, _ in scored[1:]), default=0.0)
     best = cands[best_id]
     runner = next((f for f, cid in scored[1:] if cands[cid]["card"].name != best["card"].name
                    or cands[cid]["card"].number != best["card"].number), 0.0)
@@ -87,7 +104,7 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                                 and not (best_id == lead_id and visual[best_id] >= T.same_picture))
                             or stray_pick(ev, best, others)
                             or best_id in ev.spotted.context  # its release spotted among its namesakes
-                            or (led and best_id == lead_id)):  # a picture ahead of the rest, but not alike
+                            or by_picture or (led and best_id == lead_id)):  # a picture ahead, not alike
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
                            or name_read_better(ev, best, others)):
@@ -96,10 +113,10 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     return Match(best=best, tier=level, confidence=conf, alternatives=alternatives)
 
 
-def rival_read(ev: Evidence, cands: Candidates, cid: Any) -> bool:
-    """Some candidate of another name than card ``cid``'s has its name read clearly (``T.clear_name``)."""
+def rival_read(ev: Evidence, cands: Candidates, cid: Any, cut: float = T.clear_name) -> bool:
+    """Some candidate of another name than card ``cid``'s has its name read at ``cut`` or better."""
     name = cands[cid]["card"].name if cid in cands else None
-    return any(c["card"].name != name and name_similarity(ev, c["card"].name) >= T.clear_name for c in cands.values())
+    return any(c["card"].name != name and name_similarity(ev, c["card"].name) >= cut for c in cands.values())
 
 
 def visual_lead(visual: dict) -> tuple[Any, float]:
@@ -112,6 +129,26 @@ def visual_lead(visual: dict) -> tuple[Any, float]:
         return None, 0.0
     lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
     return (ranked[0][0], lead) if lead >= T.visual_lead else (None, 0.0)
+
+
+def namesake_leads(visual: dict, cands: Candidates) -> dict[Any, float]:
+    """Per name with several candidates: the card whose reference image the photo is most like, ahead of
+    its namesakes' (``visual_lead`` among them), with that lead. A hologram re-saved small is 0.42 like its
+    own scan and 0.30 like the other holograms (no lead over every card), but 0.2 like the player's
+    other cards, which it is to be told from once the name is read."""
+    names: dict[str, int] = {}
+    for c in cands.values():
+        names[c["card"].name] = names.get(c["card"].name, 0) + 1
+    groups: dict[str, dict[Any, float]] = {}
+    for cid, v in visual.items():
+        if cid in cands and names[cands[cid]["card"].name] > 1:
+            groups.setdefault(cands[cid]["card"].name, {})[cid] = v
+    out = {}
+    for group in groups.values():
+        cid, lead = visual_lead(group)
+        if cid is not None:
+            out[cid] = lead
+    return out
 
 
 def stray_pick(ev: Evidence, best: Row, others: list[Row]) -> bool:

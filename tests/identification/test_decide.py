@@ -91,3 +91,45 @@ def test_a_sure_picture_is_not_sunk_by_print_that_names_no_card_clearly():
                  "1991-92")
     m = decide(evidence(["Cam Neely"]), {c["card"].id: c for c in (neely, checklist)}, {checklist["card"].id: 0.88})
     assert m is not None and m.best is neely
+
+
+def test_a_picture_ahead_of_the_rest_beats_a_loose_name_but_is_never_high():
+    # a re-save 0.5-0.7 like its own scan (every other card's 0.2-0.3), the print fitting a name loosely
+    checklist = _row("Checklist", "Mc-25", "1991-92 Upper Deck McDonald's All-Stars",
+                     "Upper Deck McDonald's All-Stars", "1991-92")
+    mawile = _row("Mawile VSTAR", "071", "Silver Tempest", "Silver Tempest", "2022")
+    other = _row("Andy Moog", "Mc-9", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                 "1991-92")
+    cands = {c["card"].id: c for c in (mawile, checklist, other)}
+    visual = {checklist["card"].id: 0.71, other["card"].id: 0.31}
+    m = decide(evidence(["ALL-STARS", "VSTAS"]), cands, visual)  # Mawile VSTAR 0.76 like it
+    assert m is not None and m.best is checklist and m.tier != "High"
+    # not when another name is read clearly
+    m = decide(evidence(["Mawile VSTAR"]), cands, visual)
+    assert m is not None and m.best is mawile
+
+
+def test_a_sure_picture_is_not_sunk_by_a_loose_fit_of_garbled_print():
+    # "Airlin" fits Kirlia at 0.8 by its outline: no name read clearly
+    gretzky = _row("Wayne Gretzky", "Mc-17", "1991-92 Upper Deck McDonald's All-Stars",
+                   "Upper Deck McDonald's All-Stars", "1991-92")
+    kirlia = _row("Kirlia", "60", "Legendary Treasures", "Legendary Treasures", "2013")
+    other = _row("Vincent Damphousse", "Mc-16", "1991-92 Upper Deck McDonald's All-Stars",
+                 "Upper Deck McDonald's All-Stars", "1991-92")
+    cands = {c["card"].id: c for c in (kirlia, gretzky, other)}
+    m = decide(evidence(["Airlin", "Bayer Snody"]), cands, {gretzky["card"].id: 0.9, other["card"].id: 0.43})
+    assert m is not None and m.best is gretzky
+
+
+def test_a_picture_ahead_of_its_namesakes_pictures_tells_the_card_once_the_name_is_read():
+    # a hologram re-saved small: 0.42 like its scan, 0.30 like another hologram, 0.2 like the player's
+    # base card; the name read, nothing of the set, the year of another namesake read
+    holo = _row("Ray Bourque", "McH-03", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
+    base = _row("Ray Bourque", "Mc-10", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                "1991-92")
+    other = _row("Ray Bourque", "304", "1996-97 Upper Deck Collector's Choice", "Collector's Choice", "1996-97")
+    holo2 = _row("Chris Chelios", "McH-02", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
+    cands = {c["card"].id: c for c in (other, base, holo, holo2)}
+    visual = {holo["card"].id: 0.42, holo2["card"].id: 0.3, base["card"].id: 0.2}
+    m = decide(evidence(["Ray Bourque", "1996"]), cands, visual)
+    assert m is not None and m.best is holo and m.tier != "High"
