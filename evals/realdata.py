@@ -9,6 +9,7 @@ each run works on a fresh copy, so cases that write (want-list adds, feedback) n
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -103,13 +104,24 @@ def _say(msg: str) -> None:
 def ensure_real_catalog(data: Path = DEFAULT_DATA, *, echo: Callable[[str], None] = _say,
                         progress: bool = True) -> RealCatalog:
     """The cached real-catalog database, built when missing (prints each step and its seconds)."""
-    import asyncio
 
     path = cache_dir() / f"eval-real-{cache_key(data)}.sqlite3"
     if path.exists():
         echo(f"real catalog: cached {path}")
         return RealCatalog(path, 0.0, {})
     path.parent.mkdir(parents=True, exist_ok=True)
+    # one builder at a time: parallel test processes wait for the first one's file instead of importing twice
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            echo(f"real catalog: cached {path}")
+            return RealCatalog(path, 0.0, {})
+        return _build_file(path, data, echo, progress)
+
+
+def _build_file(path: Path, data: Path, echo: Callable[[str], None], progress: bool) -> RealCatalog:
+    import asyncio
+
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     from store import migrations

@@ -54,6 +54,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("db_backend", backends, scope="session")
 
 
+# the longest files, started first so that parallel workers (scripts/test) finish together
+LONGEST_FIRST = ("tests/evals/test_collector_suites.py", "tests/evals/test_collector_unseen.py",
+                 "tests/catalog/test_importers.py", "tests/search/test_relevance.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::")[0]
+        return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+    items.sort(key=rank)
+
+
 def shared_data(*parts: str) -> Path:
     """Path into ../shared/data; skips the test when absent (fails in CI, where it must exist)."""
     path = SHARED_DATA.joinpath(*parts)

@@ -1,30 +1,20 @@
 """The collector suites (issue 25): well-formed files, a judge that reads answers as a collector
-would, and both parts run through the built-in agent on the real catalog (SQLite; needs
-../shared/data: skipped locally without it, failing in CI). The run prints the per-part, per-family
+would, and the tuned parts run through the built-in agent on the real catalog (SQLite; needs
+../shared/data: skipped locally without it, failing in CI; the unseen parts run in
+``test_collector_unseen.py``, so the two halves can run in parallel). The run prints the per-part, per-family
 report and holds each part to the suite's own ``min_pass`` and ``trap_wrong_card_max``.
 """
 
 from __future__ import annotations
 
-import time
 from datetime import date
-from pathlib import Path
 
-import pytest
 
 from evals.facts import FACTS, Expect, Identity
 from evals.judge import RIGHT, UNHELPFUL, WRONG_CARD, judge, money
 from evals.names import NameIndex
 from evals.suite import KINDS, load_suite, suite_settings
-from tests.conftest import shared_data
-
-SUITES = Path(__file__).resolve().parents[2] / "evals" / "suites"
-PARTS = {"tuning": SUITES / "collector-tuning.yaml", "dev": SUITES / "collector-dev.yaml",
-         "dev2": SUITES / "collector-dev2.yaml", "dev3": SUITES / "collector-dev3.yaml",
-         "dev4": SUITES / "collector-dev4.yaml", "dev5": SUITES / "collector-dev5.yaml",
-         "held-out": SUITES / "collector-heldout.yaml",
-         "fresh": SUITES / "collector-fresh.yaml"}
-
+from tests.evals.collector_parts import PARTS, TUNED, run_parts
 
 def _cases(part: str):
     return load_suite(PARTS[part])
@@ -122,46 +112,9 @@ def test_no_data_is_not_zero_and_dates_and_money_read_as_written():
     assert money("about $36.1k, or 12 bucks, or $1,234.50") == [36100.0, 1234.5, 12.0]
 
 
-# ------------------------------------------------------------------ both parts on the real catalog
-@pytest.fixture(scope="session")
-def real_fixture():
-    from evals.realdata import ensure_real_catalog
-
-    data = shared_data()
-    for sub in ("junkwax", "tcgdex", "psa-sales"):
-        shared_data(sub)
-    t = time.perf_counter()
-    fixture = ensure_real_catalog(data, echo=lambda line: None, progress=False)
-    return fixture, f"real catalog fixture: {time.perf_counter() - t:.1f} s ({'built' if fixture.built_s else 'cached'})"
-
-
-async def test_both_parts_on_the_real_catalog(real_fixture, tmp_path, capsys):
-    from agent.llm import make_llm
-    from config import Settings
-    from evals.collector import check_expectations, real_catalog
-    from evals.runner import run_cases
-
-    fixture, built = real_fixture
-    lines: list[str] = [built]
-    async with real_catalog(fixture, tmp_path, Settings(), echo=lines.append) as (ctx, values, judging):
-        for part, path in PARTS.items():
-            cases = load_suite(path)
-            assert await check_expectations(cases, judging) == []
-            t = time.perf_counter()
-            report = await run_cases(cases, ctx, make_llm(ctx.settings), values=values, judging=judging, echo=None,
-                                     has=lambda need: need == "real")
-            lines += report.collector_table() + [f"{len(cases)} questions in {time.perf_counter() - t:.1f} s"]
-            settings = suite_settings(path)
-            ran = [r for r in report.results if r.verdict]
-            right = sum(r.verdict == RIGHT for r in ran) / len(ran)
-            traps_wrong = sum(r.verdict == WRONG_CARD for r in ran if r.case.kind == "trap")
-            with capsys.disabled():
-                print("\n" + "\n".join(lines))
-            lines.clear()
-            assert len(ran) == len(cases), f"{part}: {len(cases) - len(ran)} cases did not run"
-            assert right >= (settings.min_pass or 0.0), f"{part}: {right:.1%} right < min_pass {settings.min_pass}"
-            if settings.trap_wrong_card_max is not None:
-                assert traps_wrong <= settings.trap_wrong_card_max, f"{part}: {traps_wrong} wrong cards on traps"
+# ------------------------------------------------------------------ the parts on the real catalog
+async def test_the_tuned_parts_on_the_real_catalog(real_fixture, tmp_path, capsys):
+    await run_parts(TUNED, real_fixture, tmp_path, capsys)
 
 
 def test_short_words_are_read_whole():
