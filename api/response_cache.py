@@ -19,7 +19,7 @@ wait on a burst of recomputations at that moment), and ``CARDWISE_CATALOG_CACHE_
 (4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies. Out first: the least recently
 used of the entries never asked again, then of those asked again (a segmented LRU: up to 80 % of the room
 is kept for answers asked at least twice, so a stream of one-off searches, a keystroke each, cannot flush
-the popular ones; with plain LRU 5,000 distinct searches did). ``0`` for any of them turns the cache off. Responses carry
+the popular ones). ``0`` for any of them turns the cache off. Responses carry
 ``X-Cache: HIT`` or ``MISS``; ``cardwise_response_cache_total{result}`` counts hits, misses and joins.
 
 Identical misses are computed once (single flight): while one request computes an entry, the same
