@@ -18,6 +18,7 @@ have read right.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -178,11 +179,15 @@ STEPS: tuple[Step, ...] = (spot_read_lines, read_colour, read_grey, read_turned,
 
 
 async def escalate(e: Escalation, until: float | None, steps: tuple[Step, ...] = STEPS) -> Evidence:
-    """Run ``steps`` in order until the text names one card or the budget (``until``) is spent."""
+    """Run ``steps`` in order until the text names one card or the budget (``until``) is spent; a step
+    expected to end more than ``overrun_s`` past it (as long as the last step took) does not start."""
+    last_s = 0.0
     for step in steps:
-        if past(until):  # the photo's time is spent: answer with what the reads so far give
-            break
+        began = time.perf_counter()
+        if past(until) or (until is not None and began + last_s > until + T.overrun_s):
+            break  # the photo's time is spent: answer with what the reads so far give
         await step(e)
+        last_s = time.perf_counter() - began
         if not sc.weak_text(e.ev, e.cands):
             break
     return e.ev

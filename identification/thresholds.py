@@ -53,6 +53,8 @@ class Thresholds:
     visual_lead: float = 0.15  # a reference image this far ahead of every other card's
     visual_lead_min: float = 0.4  # and this alike, tells a card from its namesakes
     visual_lead_weight: float = 0.5  # the share of that lead added to the card's text score
+    # time
+    overrun_s: float = 0.2  # a closer read may end this far past the photo's budget (one-card answers by 1.0 s)
     # deciding
     high_margin: float = 0.06  # the best two different cards within this: never High
     tie: float = 0.02  # two cards within this score the same

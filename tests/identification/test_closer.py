@@ -50,3 +50,31 @@ async def test_a_name_too_garbled_to_look_up_is_spotted_in_the_first_reads_lines
     ev = await closer.escalate(e, None, steps=(closer.spot_read_lines,))
     assert len(cut) == 1 and cut[0] is wide  # only a line wide enough to hold a name
     assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read and VERNON["card"].id in e.cands
+
+
+async def test_a_closer_read_that_would_end_past_the_answer_time_does_not_start():
+    # the first step took 0.3 s and ends before the budget (0.35 s); a second as long would end at
+    # 0.6 s, past budget + overrun_s (0.55 s): it does not start. A quick first step lets it start.
+    import asyncio
+    import time
+
+    ran: list[float] = []
+
+    def step(seconds: float):
+        async def run(e):
+            ran.append(seconds)
+            await asyncio.sleep(seconds)
+        return run
+
+    e = closer.Escalation(pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0,
+                                           crop=np.zeros((70, 50, 3), np.uint8), lines=[]),
+                          evidence([]), {}, Lookup(), None)
+    assert THRESHOLDS.overrun_s == 0.2
+    await closer.escalate(e, time.perf_counter() + 0.35, steps=(step(0.3), step(0.3)))
+    assert ran == [0.3]
+    ran.clear()
+    await closer.escalate(e, time.perf_counter() + 0.35, steps=(step(0.05), step(0.3)))
+    assert ran == [0.05, 0.3]
+    ran.clear()
+    await closer.escalate(e, None, steps=(step(0.3), step(0.3)))
+    assert ran == [0.3, 0.3]  # no budget: every step
