@@ -211,8 +211,13 @@ class SetDetail(SetOut):
                                                            "that order (duplicate keys kept); omitted when none")
 
 
+class SetQuery(IdQuery):
+    cards: BoolStr | None = Field(None, description='"false": partial parallels do not list their card ids (a '
+                                                    'shorter answer when only names and print runs are wanted)')
+
+
 @tool("catalog_set", method="GET", path="/v1/catalog/sets/{id}", cache=True)
-async def get_set(ctx: ToolContext, query: IdQuery) -> SetDetail:
+async def get_set(ctx: ToolContext, query: SetQuery) -> SetDetail:
     """Get one set with its parallels (print runs; partial parallels list their cards)."""
     from store.models import Release
 
@@ -224,7 +229,8 @@ async def get_set(ctx: ToolContext, query: IdQuery) -> SetDetail:
         release = await s.get(Release, row[0].release_id)
         fields = await cq.inherited_fields(session=s, levels=[("segment", release.segment_id if release else None),
                                                                 ("release", row[0].release_id), ("set", row[0].id)])
-    return set_out(row, SetDetail, parallels=[parallel_out(p, cards=cards) for p, cards in pars],
+    listed = query.cards != "false"
+    return set_out(row, SetDetail, parallels=[parallel_out(p, cards=cards if listed else None) for p, cards in pars],
                    fields=[FieldKV(key=k, value=v) for k, v in fields] or None)
 
 

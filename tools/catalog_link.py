@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from store.models import Attribute, Card, CardAttribute, CardPrice, Release, Segment
 from store.queries import catalog_cards as q
 from store.queries import demo
-from store.search.fold import edit_distance, max_edits
+from store.search.fold import edit_distance, fold_possessive, max_edits, number_forms
 from tools._catalog_models import CardOut, card_out
 from tools._linking import (ATTRIBUTES, BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, TOKEN, Constraints, Reading, fold,
                             read, runs)
@@ -208,7 +208,7 @@ def _named_with_question_words(index: Any, reading: Reading, segment: str | None
     while i < len(words):
         for n in range(min(4, len(words) - i), 0, -1):
             run = words[i:i + n]
-            toks = [fold(re.sub(r"['\u2019]s$", "", w)) for _, w in run]   # "bowman's best": Bowman Best
+            toks = [fold_possessive(w) for _, w in run]   # "bowman's best": Bowman Best
             if any(" " in t or not t for t in toks):
                 continue
             gaps = [reading.text[run[k][0] + len(run[k][1]):run[k + 1][0]] for k in range(n - 1)]
@@ -221,8 +221,8 @@ def _named_with_question_words(index: Any, reading: Reading, segment: str | None
             kinds = ("release",) if alone else ("release", "set", "parallel")
             hits: list[Any] = []
             # the last word as the catalog may write it ("in the name relic": In the Name Relics)
-            for last in dict.fromkeys([toks[-1], toks[-1] + "s", toks[-1][:-1] if toks[-1].endswith("s") else ""]):
-                if last and not hits:
+            for last in number_forms(toks[-1]):
+                if not hits:
                     said = toks[:-1] + [last]
                     near = [h for h in index.names(" ".join(said), kinds=kinds, limit=10)
                               if (segment is None or h.segment in (None, segment))
@@ -406,6 +406,8 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
         if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh")
             mine = [e for e in names if not e.alternate and fold(e.name) == fold(row.name or "")]
+        if not mine:   # the release's own spelling: its year added, or one letter off ("2004 Kansas City Royals")
+            mine = [e for e in names if not e.alternate and _spelt_as(fold(e.name).split(), row.name or "")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
@@ -494,6 +496,23 @@ def _order_key(row: Any, order: str | None) -> float:
     return 0.0
 
 
+def _spelt_as(words: list[str], name: str) -> bool:
+    """``name`` writes the linked name's ``words`` with at most one word a letter off ("J.R. Towels" for
+    J.R. Towles) and nothing else but a year ("2004 Philadelphia Phillies"): the same name in that release."""
+    left = fold(name).split()
+    typo = False
+    for w in words:
+        if w in left:
+            left.remove(w)
+            continue
+        near = next((t for t in left if max_edits(w) and not typo and edit_distance(w, t) <= 1), None)
+        if near is None:
+            return False
+        typo = True
+        left.remove(near)
+    return bool(words) and all(t.isdigit() and len(t) == 4 for t in left)
+
+
 async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment: str | None) -> list[Any]:
     # the catalog writes apostrophes both ways ("Logan O'Hoppe", "Logan O’Hoppe")
     names = sorted({v for e in ents if e.kind == "name"
@@ -528,7 +547,7 @@ async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment:
             seen = {x.id for x in rows}
             for x in (await s.execute(more.limit(MAX_CARDS_READ))).all():
                 toks = set(fold(x.name or "").split())
-                if x.id not in seen and any(w and w <= toks for w in wanted):
+                if x.id not in seen and any(w and (w <= toks or _spelt_as(list(w), x.name or "")) for w in wanted):
                     rows.append(x)
         return rows
 

@@ -187,7 +187,7 @@ INTENTS: tuple[Intent, ...] = (
                     r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
                     r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
-           steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 12},
+           steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 24},
                              needs=("card_id",)),))),
     Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
            r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
@@ -206,7 +206,8 @@ INTENTS: tuple[Intent, ...] = (
            steps=((LINK,),
                   (Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), when="card_or_no_release"),
                    Step("catalog_release", {"id": "$release_id"}, when="release_not_card")),
-                  (Step("catalog_set", {"id": "$base_set_id"}, needs=("base_set_id",), when="release_not_card"),))),
+                  (Step("catalog_set", {"id": "$base_set_id", "cards": "false"}, needs=("base_set_id",),
+                        when="release_not_card"),))),
     Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
            r"\bhow (big|large) is (the )?\d{4}\b|"
            r"\bwhen (did|was)\b.*\b(come out|released?)\b|\brelease date\b|\bcard count\b",
@@ -237,7 +238,7 @@ LEXICAL_MARGIN = 0.2   # a word pattern wins when its family scores this close t
 HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand for)\b|\bwhat makes a card an? \w+"),
         ("feedback", r"\b(feedback|report (a|an) (problem|bug|issue)|pass (that|this|it) on|let (the team|them|the devs?|"
                      r"the developers) know|tell (the team|the devs?|the developers|your team|whoever)|"
-                     r"(found|there'?s|hit) an? (bug|glitch)|feature request|i (would|'d) like to suggest|"
+                     r"(found|there'?s|hit) an? (bug|glitch)|feature (request|idea|suggestion|wish)|i (would|'d) like to suggest|"
                      r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
@@ -286,11 +287,14 @@ def classify(text: str) -> tuple[Intent | None, float]:
     # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
     if intent is not None and intent.name == "wantlist_add" and (
-            not (ADD_VERBS.search(low) or LIST_ENTRY.match(low)) or
-            re.match(r"^\s*(did|have|has|is|was|are|were)\b", low) or "already" in low):
+            not (ADD_VERBS.search(low) or LIST_ENTRY.match(low) or ONTO_LIST.search(low)) or
+            ASKS_LIST.match(low) or "already" in low):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
-    elif intent is not None and intent.name == "wantlist" and LIST_ENTRY.match(low) and _names_left(text):
-        intent = BY_NAME["wantlist_add"]   # a list heading and a card after it: an entry to add
+    elif intent is not None and intent.name == "wantlist" and _names_left(text) and (
+            LIST_ENTRY.match(low) or not ASKS_LIST.match(low) and not ASKS_ANYWHERE.search(low)
+            and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
+        # a list heading and a card after it, or a card "onto the want list pls": an entry to add
+        intent = BY_NAME["wantlist_add"]
     if intent is not None and intent.name == "price_compare" and not _two_sides(low):
         # "which of those two is worth more", "is that more than X", "worth more than i paid": the
         # other side is in the conversation or the collection, which the next family answers
@@ -324,6 +328,11 @@ MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binde
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
 LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
+# a card sent onto a list without a verb ("<card> onto the wishlist pls")
+ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list)\b")
+# a question about the list, not a request to change it ("which cards did i put on my wants")
+ASKS_LIST = re.compile(r"^\s*(did|do|does|have|has|is|was|are|were|what|what's|whats|which|how|show|when|who)\b")
+ASKS_ANYWHERE = re.compile(r"\?|\b(what|what's|whats|which|how|or not|remind|show|already|should)\b")
 WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|chasing|hunting|looking for)\b")
 VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
@@ -366,7 +375,8 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if classifier.bare_name(text):
         return BY_NAME["details"], 0.6   # only names, years and numbers: the card itself
     name, confidence, scores = classifier.ranked(text)
-    # how many of a parallel were made is its print run, not a graded population ("cracked ice is /what")
+    # how many of a parallel were made is its print run ("cracked ice is /what", "purple /?"): the
+    # sentence embedding and the cue words do not see the slash, so the bank alone misses these
     reading = read(text)
     low = text.lower()
     if not reading.grade and (PARALLEL_WORDS.search(low) and PRINT_RUN.search(low) or ASKS_RUN.search(low)):

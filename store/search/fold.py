@@ -7,6 +7,7 @@ import unicodedata
 from functools import lru_cache
 
 _APOSTROPHES = re.compile(r"['’`´]")
+_POSSESSIVE = re.compile(r"['’]s$", re.I)
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _SEASON = re.compile(r"^\s*(\d{4})(?:\s*[-/]\s*(\d{2,4}))?\s*$")
 _LIGATURES = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "þ": "th", "ı": "i"})
@@ -34,6 +35,20 @@ def fold(text: str | None) -> str:
         out.append(w)
         run = initial
     return " ".join(out)
+
+
+def fold_possessive(word: str) -> str:
+    """One word folded without its possessive ("Bowman's" -> "bowman", not "bowmans")."""
+    return fold(_POSSESSIVE.sub("", word))
+
+
+def number_forms(token: str) -> list[str]:
+    """A folded word as said, then as its plural and singular ("relic" -> relic, relics; "prizms" -> prizms,
+    prizm): how the catalog may write the word a collector says."""
+    forms = [token, token + "s"]
+    if token.endswith("s") and len(token) > 1:
+        forms.append(token[:-1])
+    return list(dict.fromkeys(f for f in forms if f))
 
 
 def tokens(text: str | None) -> list[str]:

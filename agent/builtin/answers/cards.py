@@ -30,24 +30,44 @@ def set_parallels(st: State) -> str | None:
     name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
     if not pars:
         return f"{name} has no parallels in the catalog."
-    text = st.ent.text.lower()
-    said = f" {fold(text)} "
-    asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said] or \
-        [p for p in pars if all(f" {w} " in said for w in fold(p.get("name") or "").split())]
-    if not asked and st.conv.history:
-        # "and the silver one?" after "rarest press proof in 1996 leaf": Press Proof Silver
-        both = f" {fold(st.conv.history[-1])} {fold(text)} "
-        asked = [p for p in pars if all(f" {w} " in both for w in fold(p.get("name") or "").split())
-                 and any(f" {w} " in said for w in fold(p.get("name") or "").split())]
-    if asked:
-        p = max(asked, key=lambda x: len(x.get("name") or ""))
+    p = asked_parallel(st, pars)
+    if p is not None:
         run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
         return f"The {p.get('name')} parallel of {name} is {run}."
+    text = st.ent.text.lower()
     if st.ent.order == "rarest" or "rare" in text:
         rarest = _rarest(name, pars)
         if rarest:
             return rarest
     return f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+
+
+def asked_parallel(st: State, pars: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one parallel the question names ("is the pink laser /what"), or None: the words said, the parallel
+    the linker read (the set's own name may hold more words: "gold vinyl" -> Optic Gold Vinyl), or a
+    follow-up's colour with the earlier question's words ("and the silver one?" -> Press Proof Silver)."""
+    text = st.ent.text.lower()
+    said = f" {fold(text)} "
+    # the words said also as singulars ("orange refractors" asks for the Orange Refractor)
+    one = " " + " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in fold(text).split()) + " "
+
+    def words(p: dict[str, Any]) -> list[str]:
+        return fold(p.get("name") or "").split()
+
+    asked = [p for p in pars if f" {fold(p.get('name') or '')} " in said or f" {fold(p.get('name') or '')} " in one] or \
+        [p for p in pars if all(f" {w} " in said or f" {w} " in one for w in words(p))]
+    linked = [set(fold(e.get("name") or "").split()) for e in (st.ok("link") or {}).get("entities") or []
+              if e.get("kind") == "parallel" and not e.get("alternate")]
+    longest = max((len(words(p)) for p in asked), default=0)
+    # a parallel of two words or more the linker read ("gold vinyl"), never one word ("prizm") of many names
+    holding = [p for p in pars if any(len(w) > max(1, longest) and w <= set(words(p)) for w in linked)]
+    fewest = [p for p in holding if len(words(p)) == min(len(words(x)) for x in holding)]
+    if len(fewest) == 1:   # one name holds it most closely; several ("press proof": bronze, gold...) say nothing
+        return fewest[0]
+    if not asked and st.conv.history:
+        both = f" {fold(st.conv.history[-1])} {fold(text)} "
+        asked = [p for p in pars if all(f" {w} " in both for w in words(p)) and any(f" {w} " in said for w in words(p))]
+    return max(asked, key=lambda x: len(x.get("name") or "")) if asked else None
 
 
 def _rarest(name: str, pars: list[dict[str, Any]]) -> str | None:
@@ -64,6 +84,10 @@ def _rarest(name: str, pars: list[dict[str, Any]]) -> str | None:
             f"{name} has {plural(len(pars), 'parallel')} in all, {len(numbered)} serial-numbered.")
 
 
+# words asking for every parallel, not the one named ("which refractors does it have", "list its parallels")
+LISTS_ALL = re.compile(r"\b(parallels|variants|versions|colou?rs|refractors|prizms|all|list|which|rarest|rare)\b", re.I)
+
+
 def parallels(st: State) -> str | None:
     if st.ok("catalog_set") and not st.ok("catalog_card"):
         return set_parallels(st)
@@ -73,6 +97,10 @@ def parallels(st: State) -> str | None:
     pars = g(c, "parallels", default=[])
     if not pars:
         return f"{card_label(c)} has no parallels in the catalog."
+    one = asked_parallel(st, pars)
+    if one is not None and not LISTS_ALL.search(st.ent.text):   # "what's the gold refractor of his /": that one
+        run = f"numbered to {one['numberedTo']}" if one.get("numberedTo") else "not serial-numbered"
+        return f"The {one.get('name')} parallel of {card_label(c)} is {run}."
     text = f"{card_label(c)} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
     if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
         rarest = _rarest(card_label(c), pars)

@@ -9,6 +9,9 @@ from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.state import State
 from tools._linking import fold
 
+# a word pointing back at the card the conversation is about ("is it worth more", "did that make my list")
+POINTS_BACK = re.compile(r"\b(it|that|this)\b", re.I)
+
 
 def _release_label(item: dict[str, Any], name_key: str) -> str:
     name, rel, year = g(item, name_key, default="?"), g(item, "releaseName", default=""), g(item, "releaseYear")
@@ -108,7 +111,7 @@ def named_owned(st: State) -> dict[str, Any] | None:
     by a word of its name only one owned card has ("my sandberg"); "is it worth more than i paid?"
     after a question naming one: that card."""
     found = _owned_named_in(st, st.ent.text)
-    if found is None and st.conv.history and re.search(r"\b(it|that|this)\b", st.ent.text, re.I):
+    if found is None and st.conv.history and POINTS_BACK.search(st.ent.text):
         found = _owned_named_in(st, st.conv.history[-1])
     return found
 
@@ -323,7 +326,7 @@ def asks_membership(st: State) -> bool:
     text = st.ent.text
     if _READ_LIST.search(text.lower()) or not _YES_NO.search(text.lower()):
         return False
-    return bool(st.ent.has_card_words) or bool(st.conv.history and re.search(r"\b(it|that|this)\b", text, re.I))
+    return bool(st.ent.has_card_words) or bool(st.conv.history and POINTS_BACK.search(text))
 
 
 def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, Any]]) -> str | None:
@@ -340,16 +343,14 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     hits = [c for c in options if c.get("id") in ids]
     if hits:
         return f"Yes, {card_label(hits[0])} is on your want list ({list_name})."
-    if card:
-        return f"No, {card_label(card)} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
     names = {fold(e.get("name") or "") for e in link.get("entities") or []
              if e.get("kind") == "name" and not e.get("alternate")}
-    same = [c for c in wanted if fold(g(c, "name", default="")) in names]
+    same = [] if card else [c for c in wanted if fold(g(c, "name", default="")) in names]
     if same:
         return f"Yes, {list_name} has {plural(len(same), 'card')} of that name: " + \
             "; ".join(card_label(c) for c in same) + "."
-    if names and options:
-        return f"No, {card_label(options[0])} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    if card or (names and options):
+        return f"No, {card_label(card or options[0])} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
     return None
 
 
@@ -363,7 +364,7 @@ def _asked_names(st: State) -> list[str]:
     skip = NEVER_NAMES | {"wantlist", "wishlist", "wants", "want", "wish", "list", "lists", "on", "my", "still"}
     words = [w.lower().replace("'", "") for _, w in st.ent.tokens]
     names = [fold(w) for w in words if fold(w) and w not in skip and fold(w) not in skip and not w.isdigit()]
-    if not names and st.conv.history and re.search(r"\b(it|that|this|that one|this one|that card)\b", st.ent.text, re.I):
+    if not names and st.conv.history and POINTS_BACK.search(st.ent.text):
         # "is it on my want list": the card the conversation is about
         from tools._linking import BRANDS, DOMAIN_WORDS, read
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from statistics import median
 from typing import Any
 
@@ -166,20 +167,57 @@ def _candle_value(candle: dict[str, Any]) -> float | None:
     return g(candle, "median", "mean", "close", "price")
 
 
+RECENT_DAYS = 182   # "lately": the last six months of sales, set against all the sales before them
+FLAT_BAND = 5.0     # a move under 5% either way is no trend
+
+
+def _split_means(candles: list[dict[str, Any]], as_of: str) -> tuple[float, int, float, int] | None:
+    """Sale-weighted mean price of the buckets of the last six months and of those before, with their
+    sales counts; None when either side has no sale (a first-against-last reading is used then)."""
+    try:
+        cut = (date.fromisoformat(as_of[:10]) - timedelta(days=RECENT_DAYS)).isoformat()
+    except ValueError:
+        return None
+    sums = {True: [0.0, 0], False: [0.0, 0]}
+    for c in candles:
+        types = g(c, "types", default=None)
+        if not isinstance(types, dict) or not isinstance(c.get("period_start"), str):
+            continue
+        side = sums[c["period_start"] >= cut]
+        for stats in types.values():
+            if isinstance(stats, dict) and g(stats, "mean") is not None and g(stats, "count"):
+                side[0] += float(stats["mean"]) * int(stats["count"])
+                side[1] += int(stats["count"])
+    (new_sum, new_n), (old_sum, old_n) = sums[True], sums[False]
+    if not new_n or not old_n:
+        return None
+    return old_sum / old_n, int(old_n), new_sum / new_n, int(new_n)
+
+
 def trend(st: State) -> str | None:
     r = st.ok("pricing_timeseries")
     if not r:
         return None
     label = card_label(the_card(st))
     raw = g(r, "raw", default={})
-    candles = g(raw, "candles", default=[]) if isinstance(raw, dict) else raw
-    vals = [float(v) for v in (_candle_value(c) for c in candles if isinstance(c, dict)) if v is not None]
+    candles = [c for c in (g(raw, "candles", default=[]) if isinstance(raw, dict) else raw) if isinstance(c, dict)]
+    vals = [float(v) for v in (_candle_value(c) for c in candles) if v is not None]
     synthetic = SYNTHETIC_NOTE if _mentions_synthetic(r) else ""
+    query = g(r, "query", default={})
+    split = _split_means(candles, str(g(query, "as_of_date", default="") or ""))
+    if split is not None:
+        before, n_before, recent, n_recent = split
+        change = (recent - before) / before * 100 if before else 0.0
+        word = "trending up" if change > FLAT_BAND else "trending down" if change < -FLAT_BAND else \
+            "holding steady (flat)"
+        return (f"{label} is {word}: an average of {usd(recent)} over the last six months "
+                f"({plural(n_recent, 'sale')}) against {usd(before)} before ({plural(n_before, 'sale')}), "
+                f"{change:+.1f}%.{synthetic}")
     if len(vals) < 2:
         return f"There isn't enough sales history for {label} to show a trend (no data, not a flat price)."
     change = (vals[-1] - vals[0]) / vals[0] * 100 if vals[0] else 0.0
     word = "up" if change > 1 else "down" if change < -1 else "flat"
-    interval = g(g(r, "query", default={}), "interval", default="")
+    interval = g(query, "interval", default="")
     unit = {"daily": "days", "weekly": "weeks", "monthly": "months"}.get(interval, "periods")
     return (f"{label} is trending {word}: median {usd(vals[0])} in the first period and {usd(vals[-1])} in the "
             f"latest ({change:+.1f}%) over {len(vals)} {unit} with sales.{synthetic}")
