@@ -85,6 +85,7 @@ def encode_fixed(enc: Encoder, texts: list[str]) -> Any:
     try:
         rows = np.load(path, allow_pickle=False)
         if rows.ndim == 2 and rows.shape[0] == len(texts):
+            os.utime(path)  # in use: the newest files are the ones kept
             return rows
     except (OSError, ValueError):
         pass
@@ -95,9 +96,19 @@ def encode_fixed(enc: Encoder, texts: list[str]) -> Any:
         with tmp.open("wb") as fh:
             np.save(fh, rows, allow_pickle=False)
         os.replace(tmp, path)
+        _prune(path.parent)
     except OSError as exc:
         log.warning("embedding cache not written", extra={"path": str(path), "error": repr(exc)})
     return rows
+
+
+CACHE_KEEP = 8  # cached embedding files kept: the most recently used (older banks and models go)
+
+
+def _prune(folder: Path) -> None:
+    files = sorted(folder.glob("embeddings-*.npy"), key=lambda f: f.stat().st_mtime, reverse=True)
+    for old in files[CACHE_KEEP:]:
+        old.unlink(missing_ok=True)
 
 
 def model_path() -> Path | None:

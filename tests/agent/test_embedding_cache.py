@@ -68,3 +68,21 @@ def test_another_model_never_reads_these_rows(cache) -> None:
     embeddings.encode_fixed(enc, ["same text"])
     embeddings.encode_fixed(other, ["same text"])
     assert len(other.calls) == 1
+
+
+def test_only_the_most_recently_used_files_are_kept(cache) -> None:
+    import os
+    import time
+
+    enc = CountingEncoder()
+    embeddings.encode_fixed(enc, ["kept in use"])
+    (in_use,) = cache.glob("embeddings-*.npy")
+    os.utime(in_use, (1, 1))  # written long ago, but read again below
+    for i in range(embeddings.CACHE_KEEP):
+        embeddings.encode_fixed(enc, [f"bank version {i}"])
+        if i == 0:
+            time.sleep(0.05)  # past the file clock's granularity
+            embeddings.encode_fixed(enc, ["kept in use"])  # a hit marks it as used now
+    files = list(cache.glob("embeddings-*.npy"))
+    assert len(files) == embeddings.CACHE_KEEP and in_use in files
+    assert len(enc.calls) == 1 + embeddings.CACHE_KEEP  # the file in use was never embedded again
