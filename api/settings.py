@@ -39,7 +39,7 @@ its default and meaning:
 | CARDWISE_LLM_TIMEOUT_S | 30 | per-request timeout to the model server |
 | CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
 | CARDWISE_AGENT_EMBEDDINGS | true | sentence embeddings (torch) for the agent's question families and tool retrieval; false = word patterns |
-| CARDWISE_AGENT_CACHE_DIR | (empty) | folder where the agent keeps the embeddings of its example bank and tool descriptions, keyed by their text and the model, so a process starts without embedding them again; empty = `$XDG_CACHE_HOME/cardwise` (else `~/.cache/cardwise`); a folder it cannot write only costs that time |
+| CARDWISE_AGENT_CACHE_DIR | (empty) | folder where the agent keeps the embeddings of its example bank and tool descriptions, keyed by their text and the model, so a process starts without embedding them again; empty = `$XDG_CACHE_HOME/cardwise` (else `~/.cache/cardwise`); the eight most recently used files are kept; a folder it cannot write only costs that time |
 | CARDWISE_LLM_TOOL_RETRIEVAL | true | offer a real model only the tools relevant to the question; false = every permitted tool |
 """
 
