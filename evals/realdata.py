@@ -104,7 +104,6 @@ def _say(msg: str) -> None:
 def ensure_real_catalog(data: Path = DEFAULT_DATA, *, echo: Callable[[str], None] = _say,
                         progress: bool = True) -> RealCatalog:
     """The cached real-catalog database, built when missing (prints each step and its seconds)."""
-
     path = cache_dir() / f"eval-real-{cache_key(data)}.sqlite3"
     if path.exists():
         echo(f"real catalog: cached {path}")

@@ -32,8 +32,7 @@ def set_parallels(st: State) -> str | None:
         return f"{name} has no parallels in the catalog."
     p = asked_parallel(st, pars)
     if p is not None:
-        run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
-        return f"The {p.get('name')} parallel of {name} is {run}."
+        return _one_parallel(p, name)
     text = st.ent.text.lower()
     if st.ent.order == "rarest" or "rare" in text:
         rarest = _rarest(name, pars)
@@ -70,6 +69,11 @@ def asked_parallel(st: State, pars: list[dict[str, Any]]) -> dict[str, Any] | No
     return max(asked, key=lambda x: len(x.get("name") or "")) if asked else None
 
 
+def _one_parallel(p: dict[str, Any], of: str) -> str:
+    run = f"numbered to {p['numberedTo']}" if p.get("numberedTo") else "not serial-numbered"
+    return f"The {p.get('name')} parallel of {of} is {run}."
+
+
 def _rarest(name: str, pars: list[dict[str, Any]]) -> str | None:
     """The parallels with the smallest print run (only those: the question asked for the rarest)."""
     numbered = [p for p in pars if p.get("numberedTo")]
@@ -99,8 +103,7 @@ def parallels(st: State) -> str | None:
         return f"{card_label(c)} has no parallels in the catalog."
     one = asked_parallel(st, pars)
     if one is not None and not LISTS_ALL.search(st.ent.text):   # "what's the gold refractor of his /": that one
-        run = f"numbered to {one['numberedTo']}" if one.get("numberedTo") else "not serial-numbered"
-        return f"The {one.get('name')} parallel of {card_label(c)} is {run}."
+        return _one_parallel(one, card_label(c))
     text = f"{card_label(c)} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
     if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
         rarest = _rarest(card_label(c), pars)
