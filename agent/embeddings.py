@@ -53,11 +53,13 @@ class Encoder:
         return torch.cat(rows) if rows else torch.zeros((0, 384))
 
 
-def configure(enabled: bool, cache_dir: str = "") -> None:
+def configure(enabled: bool, cache_dir: str = "", threads: int = 1) -> None:
     """``CARDWISE_AGENT_EMBEDDINGS=false`` (settings.agent_embeddings): words only, no torch;
-    ``cache_dir`` (settings.agent_cache_dir): where ``encode_fixed`` keeps its rows."""
+    ``cache_dir`` (settings.agent_cache_dir): where ``encode_fixed`` keeps its rows; ``threads``
+    (settings.agent_threads): torch's intra-op threads, set when the model loads."""
     _STATE["enabled"] = enabled
     _STATE["cache_dir"] = cache_dir
+    _STATE["threads"] = threads
 
 
 def cache_folder() -> Path:
@@ -139,7 +141,7 @@ def encoder() -> Encoder | None:
             try:
                 import torch
 
-                torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+                torch.set_num_threads(max(1, int(_STATE.get("threads", 1))))
                 from transformers.utils import logging as hf_logging
 
                 hf_logging.set_verbosity_error()

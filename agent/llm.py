@@ -213,7 +213,7 @@ def make_llm(settings: Settings) -> OpenAILLM:
     """The configured model server, or the built-in offline model when no base URL is set."""
     from agent import embeddings
 
-    embeddings.configure(settings.agent_embeddings, settings.agent_cache_dir)
+    embeddings.configure(settings.agent_embeddings, settings.agent_cache_dir, settings.agent_threads)
     warm_in_background()
     if settings.llm_base_url:
         client = openai_client(settings.llm_base_url, settings.llm_api_key, timeout=settings.llm_timeout_s)

@@ -40,6 +40,7 @@ its default and meaning:
 | CARDWISE_LLM_MAX_RETRIES | 4 | attempts on 429/5xx/timeouts (tenacity, exponential backoff) |
 | CARDWISE_AGENT_EMBEDDINGS | true | sentence embeddings (torch) for the agent's question families and tool retrieval; false = word patterns |
 | CARDWISE_AGENT_CACHE_DIR | (empty) | folder where the agent keeps the embeddings of its example bank and tool descriptions, keyed by their text and the model, so a process starts without embedding them again; empty = `$XDG_CACHE_HOME/cardwise` (else `~/.cache/cardwise`); the eight most recently used files are kept; a folder it cannot write only costs that time |
+| CARDWISE_AGENT_THREADS | 1 | torch threads the agent's sentence embeddings use; one short question gains nothing from more, and on a busy machine more threads contend (measured 15x slower at 2 under load) |
 | CARDWISE_LLM_TOOL_RETRIEVAL | true | offer a real model only the tools relevant to the question; false = every permitted tool |
 """
 
@@ -74,6 +75,7 @@ _RULES: dict[str, dict[str, Any]] = {
     "max_upload_bytes": {"ge": 1024, "description": "a size in bytes, at least 1024"},
     "llm_timeout_s": {"gt": 0, "description": "seconds, more than 0"},
     "llm_max_retries": {"ge": 1, "le": 20, "description": "a number of attempts, 1-20"},
+    "agent_threads": {"ge": 1, "le": 64, "description": "a number of threads, 1-64"},
 }
 _KIND = {int: "a whole number of at least 0", float: "a number of at least 0", str: "text"}
 _ENVIRON: ContextVar[Mapping[str, str] | None] = ContextVar("cardwise_environ", default=None)

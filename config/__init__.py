@@ -57,6 +57,8 @@ class Settings:
     agent_embeddings: bool = True
     # agent: folder for embeddings of fixed texts (example bank, tool descriptions); empty = ~/.cache/cardwise
     agent_cache_dir: str = ""
+    # agent: torch threads for one question's embedding (one short sentence: more threads only contend)
+    agent_threads: int = 1
     # agent: a real model is offered only the tools relevant to the question (false: every permitted tool)
     llm_tool_retrieval: bool = True
     extra: dict[str, str] = field(default_factory=dict)

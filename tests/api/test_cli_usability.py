@@ -37,6 +37,7 @@ def test_serve_options_are_explained_and_version_is_printed(capsys):
     ("CARDWISE_WORKERS", "0", "1-256"),
     ("CARDWISE_LOG_FORMAT", "xml", "json or text"),
     ("CARDWISE_REQUEST_TIMEOUT_S", "soon", "a number of at least 0"),
+    ("CARDWISE_AGENT_THREADS", "0", "a number of threads, 1-64"),
 ])
 def test_a_bad_variable_is_named_without_a_traceback(monkeypatch, capsys, var, value, says):
     monkeypatch.setenv(var, value)
