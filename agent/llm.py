@@ -6,8 +6,10 @@ retries are off (``max_retries=0``); tenacity retries 429 (honouring ``Retry-Aft
 connection errors and 5xx so attempts never multiply. Some servers (llama.cpp with Qwen) put a
 tool call as JSON text in ``content``; ``parse_content_tool_calls`` recovers it.
 
-``make_llm(settings)`` picks the configured server, or the built-in offline model served
-in-process through an ``httpx2.MockTransport`` (no socket): the loop has one path either way.
+``make_llm(settings)`` picks the configured server, or the built-in offline model called in-process
+(``BuiltinLLM``: the protocol's request and reply as dicts, without the HTTP client's encoding and
+validation, which cost more than the planner); ``builtin_over_openai()`` serves the same model through
+the ``openai`` client and an ``httpx2.MockTransport`` (no socket), for recording cassettes.
 """
 
 from __future__ import annotations
@@ -209,7 +211,40 @@ def builtin_transport() -> httpx2.AsyncBaseTransport:
     return httpx2.MockTransport(handler)
 
 
-def make_llm(settings: Settings) -> OpenAILLM:
+class BuiltinLLM:
+    """The built-in offline model in-process: ``handle_chat`` on the Chat Completions request as a dict."""
+
+    model = BUILTIN_MODEL
+    retrieve_tools = False  # the built-in model reads every tool's name it is offered
+
+    async def aclose(self) -> None:
+        return None
+
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> Completion:
+        from agent.builtin.protocol import handle_chat
+
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0.0}
+        if tools:
+            body["tools"] = tools
+            body["tool_choice"] = "auto"
+        try:
+            reply = handle_chat(body)
+        except ValueError as exc:
+            raise ModelUnavailable(f"The language model rejected the request ({exc})") from exc
+        choice = reply["choices"][0]
+        msg = choice["message"]
+        calls = [ToolCall(id=tc["id"], name=tc["function"]["name"], arguments=tc["function"]["arguments"] or "{}")
+                 for tc in msg.get("tool_calls") or []]
+        return Completion(content=msg.get("content"), tool_calls=calls, finish_reason=choice["finish_reason"])
+
+
+def builtin_over_openai() -> OpenAILLM:
+    """The built-in model behind the ``openai`` client (an in-process transport): the wire path, recordable."""
+    return OpenAILLM(openai_client(BUILTIN_BASE_URL, "builtin", transport=builtin_transport()), BUILTIN_MODEL,
+                     attempts=1)
+
+
+def make_llm(settings: Settings) -> OpenAILLM | BuiltinLLM:
     """The configured model server, or the built-in offline model when no base URL is set."""
     from agent import embeddings
 
@@ -220,8 +255,7 @@ def make_llm(settings: Settings) -> OpenAILLM:
         llm = OpenAILLM(client, settings.llm_model, attempts=settings.llm_max_retries)
         llm.retrieve_tools = settings.llm_tool_retrieval
         return llm
-    client = openai_client(BUILTIN_BASE_URL, "builtin", transport=builtin_transport())
-    return OpenAILLM(client, BUILTIN_MODEL, attempts=1)
+    return BuiltinLLM()
 
 
 def warm_in_background() -> None:

@@ -66,9 +66,13 @@ def suite_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def build_llm(settings: Any, backend: str, base_url: str | None, model: str | None, replay: bool) -> Any:
-    from agent.llm import OpenAILLM, make_llm, openai_client
+def build_llm(settings: Any, backend: str, base_url: str | None, model: str | None, replay: bool,
+              record: bool = False) -> Any:
+    from agent.llm import OpenAILLM, builtin_over_openai, make_llm, openai_client
 
+    if backend == "builtin" and record:
+        make_llm(replace(settings, llm_base_url=""))  # the embedding settings
+        return builtin_over_openai()  # through the HTTP client, which the recorder sees
     if backend == "builtin" and not replay:
         return make_llm(replace(settings, llm_base_url=""))
     url = base_url or settings.llm_base_url or "http://127.0.0.1:8765/v1"
@@ -109,7 +113,7 @@ def run_eval(args: argparse.Namespace) -> int:
                 has_cards = await _has_cards(s)
             ctx = ToolContext(sessions=sessions, settings=settings, caller=Caller(key_id=row.id, name=EVAL_KEY_NAME))
             collection = await ensure_eval_collection(ctx) if has_cards else None
-            llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay)
+            llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay, args.record)
             report = await run_cases(cases, ctx, llm, mode=mode,
                                      cassettes=Path(args.cassettes) if args.cassettes else CASSETTES,
                                      has=lambda need: (need == "demo" and has_cards) or (
@@ -153,7 +157,7 @@ def run_real(args: argparse.Namespace, settings: Any, cases: list[Any], mode: st
                     problems = await check_expectations(cases, judging)
                     print("\n".join(problems) or f"{len(cases)} expectations computed")
                     return 1 if problems else 0
-                llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay)
+                llm = build_llm(settings, args.backend, args.base_url, args.model, args.replay, args.record)
                 t = time.perf_counter()
                 report = await run_cases(cases, ctx, llm, mode=mode, echo=_echo_for(args.show), values=values,
                                          judging=judging, cassettes=Path(args.cassettes) if args.cassettes

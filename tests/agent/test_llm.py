@@ -9,7 +9,8 @@ import httpx2
 import pytest
 
 from agent.errors import ModelUnavailable
-from agent.llm import BUILTIN_BASE_URL, OpenAILLM, make_llm, openai_client, parse_content_tool_calls
+from agent.llm import (BUILTIN_BASE_URL, BuiltinLLM, OpenAILLM, builtin_over_openai, make_llm, openai_client,
+                       parse_content_tool_calls)
 from config import Settings
 
 MESSAGES = [{"role": "user", "content": "hi"}]
@@ -113,8 +114,9 @@ def test_parse_content_tool_calls(text, names):
 
 
 def test_make_llm_picks_builtin_or_the_configured_server():
-    builtin = make_llm(Settings())
-    assert str(builtin.client.base_url).rstrip("/") == BUILTIN_BASE_URL and builtin.client.max_retries == 0
+    assert isinstance(make_llm(Settings()), BuiltinLLM)
+    wired = builtin_over_openai()
+    assert str(wired.client.base_url).rstrip("/") == BUILTIN_BASE_URL and wired.client.max_retries == 0
     remote = make_llm(Settings(llm_base_url="http://llm.example/v1", llm_api_key="k", llm_model="qwen",
                                llm_max_retries=2))
     assert str(remote.client.base_url).startswith("http://llm.example/v1")
@@ -122,6 +124,21 @@ def test_make_llm_picks_builtin_or_the_configured_server():
 
 
 async def test_builtin_model_speaks_the_protocol_in_process():
-    llm = make_llm(Settings())
+    llm = builtin_over_openai()
     c = await llm.complete([{"role": "user", "content": "What is the weather?"}], None)
     assert "can't answer" in c.content
+
+
+async def test_the_builtin_model_answers_the_same_called_directly_or_over_the_protocol():
+    from agent.toolset import specs_for
+
+    tools = specs_for("", None, retrieve=False)
+    direct, wired = make_llm(Settings()), builtin_over_openai()
+    called = []
+    for question in ["What is the weather?", "how much is a psa 9 charizard base set", "whats my collection worth"]:
+        messages = [{"role": "user", "content": question}]
+        a, b = await direct.complete(messages, tools), await wired.complete(messages, tools)
+        assert (a.content, a.finish_reason) == (b.content, b.finish_reason)
+        assert [(c.id, c.name, c.arguments) for c in a.tool_calls] == [(c.id, c.name, c.arguments) for c in b.tool_calls]
+        called += [c.name for c in a.tool_calls]
+    assert called  # the card and collection questions start with tool calls
