@@ -55,7 +55,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 # the longest files, started first so that parallel workers (scripts/test) finish together
-LONGEST_FIRST = ("tests/evals/test_collector_suites.py", "tests/evals/test_collector_unseen.py",
+LONGEST_FIRST = ("tests/evals/test_collector_suites.py", "tests/evals/test_collector_later.py",
                  "tests/catalog/test_importers.py", "tests/search/test_relevance.py")
 
 
