@@ -31,7 +31,8 @@ computation stores nothing, and each waiting request then computes its own answe
 Refresh ahead: in the last ``REFRESH_SHARE`` of an entry's life the first request asking for it starts
 one recomputation in the background (``refresh``; counted as ``refresh``) and is answered the held
 answer, as is everyone until the new one replaces it (past its expiry too, while that recomputation
-runs). So an answer asked again and again never expires under its clients: none waits on it. An answer
+runs, by at most another quarter of the TTL: then they wait for it). So an answer asked again and again
+never expires under its clients: none waits on it. An answer
 computed before the catalog version moved is never stored nor handed to a request that came after.
 """
 
@@ -95,7 +96,8 @@ class ResponseCache:
 
     def lookup(self, key: Hashable) -> tuple[int, bytes, bool] | None:
         """The answer held for ``key`` and whether it is due for a refresh (in the last ``REFRESH_SHARE`` of
-        its life, none running), or None. An expired answer stands while its refresh runs."""
+        its life, none running), or None. An expired answer stands while its refresh runs, for at most
+        another ``REFRESH_SHARE`` of the TTL (then requests wait for that refresh)."""
         protected = True
         entry = self._protected.get(key)
         if entry is None:
@@ -104,7 +106,7 @@ class ResponseCache:
             refresh_from, expires, status, body = entry
             now = self._clock()
             running = key in self._computing
-            if expires > now or running:
+            if expires > now or (running and now < expires + self.ttl_s * REFRESH_SHARE):
                 if protected:
                     self._protected.move_to_end(key)
                 else:

@@ -272,11 +272,16 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
 
     cache.refresh("a", compute)
     cache.refresh("a", compute)  # already running: not a second one
-    now[0] = 150.0  # expired, but its refresh runs: the held answer stands, nobody else refreshes
+    now[0] = 110.0  # expired, but its refresh runs: the held answer stands, nobody else refreshes
     assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
+    now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
+    assert cache.lookup("a") is None
+    waiting = asyncio.ensure_future(cache.join("a"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
     release.set()
     await asyncio.gather(*cache._refreshing)
-    assert cache.lookup("a") == (200, b"new", False)
+    assert await waiting == (200, b"new") and cache.lookup("a") == (200, b"new", False)
     now[0] = 1000.0  # expired with no refresh running: gone
     assert cache.lookup("a") is None
 
