@@ -32,8 +32,8 @@ Refresh ahead: in the last ``REFRESH_SHARE`` of an entry's life the first reques
 one recomputation in the background (``refresh``; counted as ``refresh``) and is answered the held
 answer, as is everyone until the new one replaces it (past its expiry too, while that recomputation
 runs, by at most another quarter of the TTL: then they wait for it). So an answer asked again and again
-never expires under its clients: none waits on it. An answer
-computed before the catalog version moved is never stored nor handed to a request that came after.
+never expires under its clients: none waits on it. An answer computed before the catalog version moved
+is never stored nor handed to a request that came after.
 """
 
 from __future__ import annotations
