@@ -12,13 +12,14 @@ import json
 import re
 import typing
 import zlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import BodyPartReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import BaseModel
 
-from api.keys import CALLER, CONTEXT, RESPONSE_CACHE
+from api.keys import CALLER, CONTEXT, RESPONSE_CACHE, SETTINGS
 from api.middleware import PUBLIC_ATTR
 from api.response_cache import CACHE_HEADER, cache_key
 from tools._models import Binary, Upload, Written
@@ -201,8 +202,17 @@ def _encode(result: Any) -> bytes:
 
 async def _json_body(t: Tool, request: web.Request, data: dict[str, Any]) -> bytes:
     """A cacheable tool's answer (catalog reads: always a JSON model) as the bytes sent and cached."""
+    return (await _recompute(t, request, data)())[1]
+
+
+def _recompute(t: Tool, request: web.Request, data: dict[str, Any]) -> Callable[[], Awaitable[tuple[int, bytes]]]:
+    """The computation of a cacheable tool's answer (its status and bytes), run now or as a background refresh."""
     ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
-    return _encode(await t(ctx, parse_input(t, data)))
+
+    async def compute() -> tuple[int, bytes]:
+        return t.status, _encode(await t(ctx, parse_input(t, data)))
+
+    return compute
 
 
 def as_handler(t: Tool):
@@ -240,13 +250,19 @@ def as_handler(t: Tool):
         if cache is not None and cache.enabled:
             key = cache_key(t.name, data)
             await cache.sync()
-            hit = cache.get(key) or await cache.join(key)
+            held = cache.lookup(key)
+            if held is not None:
+                if held[2]:  # near its expiry: one request recomputes it in the background
+                    cache.refresh(key, _recompute(t, request, data), timeout_s=request.app[SETTINGS].request_timeout_s or None)
+                return web.Response(body=held[1], status=held[0], content_type="application/json",
+                                    headers={CACHE_HEADER: "HIT"})
+            hit = await cache.join(key)
             if hit is not None:
                 return web.Response(body=hit[1], status=hit[0], content_type="application/json",
                                     headers={CACHE_HEADER: "HIT"})
-            with cache.computing(key):
+            with cache.computing(key) as store:
                 body = await _json_body(t, request, data)
-                cache.put(key, t.status, body)
+                store(t.status, body)
             return web.Response(body=body, status=t.status, content_type="application/json",
                                 headers={CACHE_HEADER: "MISS"})
         ctx = request.app[CONTEXT].with_caller(request.get(CALLER))

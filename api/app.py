@@ -95,7 +95,11 @@ def create_app(settings: Settings | None = None) -> web.Application:
         if app[REDIS] is not None:
             await app[REDIS].aclose()
 
+    async def stop_refreshes(app: web.Application) -> None:
+        await app[RESPONSE_CACHE].close()
+
     app.on_response_prepare.append(server_header)
+    app.on_shutdown.append(stop_refreshes)
     app.on_cleanup.append(close_redis)
     app.cleanup_ctx.append(dispose_engine)
     app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes

@@ -52,6 +52,7 @@ def route_label(request: web.Request) -> str:
     return info.route.resource.canonical
 
 
+_HTTP_LABELS = ("method", "route", "status")
 _ID_STATE: list = [None, "", itertools.count()]  # pid, prefix, counter
 
 
@@ -86,10 +87,9 @@ async def request_context(request: web.Request, handler):
         metrics.HTTP_IN_FLIGHT.dec()
         duration = time.perf_counter() - start
         route = route_label(request)
-        labels = {"method": request.method, "route": route, "status": str(status)}
-        count, latency = metrics.series(metrics.HTTP_REQUESTS, **labels), metrics.series(metrics.HTTP_LATENCY, **labels)
-        count.inc()
-        latency.observe(duration)
+        values = (request.method, route, str(status))
+        metrics.series_of(metrics.HTTP_REQUESTS, _HTTP_LABELS, values).inc()
+        metrics.series_of(metrics.HTTP_LATENCY, _HTTP_LABELS, values).observe(duration)
         caller = request.get(CALLER)
         if log.isEnabledFor(logging.INFO):
             log.info(
@@ -107,20 +107,47 @@ async def request_context(request: web.Request, handler):
 
 
 def request_timeout(seconds: float):
-    """Answer 503 ``SERVICE_UNAVAILABLE`` when a request takes longer than ``seconds`` in all."""
+    """Answer 503 ``SERVICE_UNAVAILABLE`` when a request takes longer than ``seconds`` in all.
+
+    One watchdog looks at the requests in flight every ``seconds / 4`` (at most 1 s) and cancels those past
+    their time: a timer per request (``asyncio.timeout``) cost 9 us, a fifth of what a bare request costs."""
+    deadlines: dict[asyncio.Task, float] = {}  # requests in flight -> when their time is up
+    expired: set[asyncio.Task] = set()  # cancelled by the watchdog, not yet answered
+    step = min(1.0, seconds / 4)
+    watching: list[asyncio.TimerHandle | None] = [None]
+
+    def watch() -> None:
+        now = asyncio.get_running_loop().time()
+        for task, deadline in list(deadlines.items()):
+            if deadline <= now and task not in expired:
+                expired.add(task)
+                task.cancel()
+        watching[0] = asyncio.get_running_loop().call_later(step, watch) if deadlines else None
 
     @web.middleware
     async def timeout(request: web.Request, handler):
-        cm = asyncio.timeout(seconds)
+        task = asyncio.current_task()
+        if task is None:
+            return await handler(request)
+        deadlines[task] = asyncio.get_running_loop().time() + seconds
+        if watching[0] is None:
+            watching[0] = asyncio.get_running_loop().call_later(step, watch)
         try:
-            async with cm:
-                return await handler(request)
-        except TimeoutError:
-            if not cm.expired():
-                raise  # a timeout of its own (e.g. connecting to the database): the errors middleware maps it
+            return await handler(request)
+        except asyncio.CancelledError:
+            if task not in expired:
+                raise
+            expired.discard(task)
+            if task.uncancel():  # cancelled for another reason too (the client went away)
+                raise
             log.warning("request timed out", extra={"request_id": request.get(REQUEST_ID), "timeout_s": seconds})
             raise ServiceError("SERVICE_UNAVAILABLE", f"The request took longer than {seconds:g} s; retry shortly",
                                retry_after=1) from None
+        finally:
+            deadlines.pop(task, None)
+            if task in expired:  # cancelled as it ended: that cancellation is withdrawn
+                expired.discard(task)
+                task.uncancel()
 
     return timeout
 

@@ -27,6 +27,13 @@ request arriving from other clients waits for that answer instead of running the
 (``X-Cache: HIT``, counted as ``joined``). Without it, a popular search that expires under load is
 recomputed by every client asking at that moment, each query slowing the others. A failed
 computation stores nothing, and each waiting request then computes its own answer.
+
+Refresh ahead: in the last ``REFRESH_SHARE`` of an entry's life the first request asking for it starts
+one recomputation in the background (``refresh``; counted as ``refresh``) and is answered the held
+answer, as is everyone until the new one replaces it (past its expiry too, while that recomputation
+runs, by at most another quarter of the TTL: then they wait for it). So an answer asked again and again
+never expires under its clients: none waits on it. An answer computed before the catalog version moved
+is never stored nor handed to a request that came after.
 """
 
 from __future__ import annotations
@@ -45,6 +52,14 @@ CACHE_HEADER = "X-Cache"
 
 EXPIRY_SPREAD = 0.2  # the share of the TTL by which an entry may expire early (spreads recomputations)
 PROTECTED_SHARE = 0.8  # of the entries and bytes, at most this much for answers asked again
+REFRESH_SHARE = 0.25  # the last part of an entry's life in which asking for it recomputes it in the background
+REFRESHES = 2  # background recomputations at once (the others wait their turn; their held answers stand)
+Entry = tuple[float, float, int, bytes]  # refresh from, expires, status, body
+Compute = Callable[[], Awaitable[tuple[int, bytes]]]
+
+
+def _count(result: str) -> None:
+    metrics.series_of(metrics.RESPONSE_CACHE, ("result",), (result,)).inc()
 
 
 class ResponseCache:
@@ -55,10 +70,14 @@ class ResponseCache:
         self.size = 0  # bytes of bodies held
         self._clock = clock
         # new entries (probation) and those asked again since (protected), least recently used first
-        self._entries: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
-        self._protected: OrderedDict[Hashable, tuple[float, int, bytes]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, Entry] = OrderedDict()
+        self._protected: OrderedDict[Hashable, Entry] = OrderedDict()
         self._protected_size = 0
-        self._computing: dict[Hashable, asyncio.Future] = {}
+        # answers being computed: their future and the catalog generation they were started in
+        self._computing: dict[Hashable, tuple[asyncio.Future, int]] = {}
+        self._generation = 0  # raised by clear(): what was computed before is not stored
+        self._refreshing: set[asyncio.Task] = set()
+        self._slots = asyncio.Semaphore(REFRESHES)
         self._read_version: Callable[[], Awaitable[int]] | None = None
         self._check_every_s = 1.0
         self._next_check = float("-inf")
@@ -72,21 +91,30 @@ class ResponseCache:
         return len(self._entries) + len(self._protected)
 
     def get(self, key: Hashable) -> tuple[int, bytes] | None:
+        found = self.lookup(key)
+        return None if found is None else (found[0], found[1])
+
+    def lookup(self, key: Hashable) -> tuple[int, bytes, bool] | None:
+        """The answer held for ``key`` and whether it is due for a refresh (in the last ``REFRESH_SHARE`` of
+        its life, none running), or None. An expired answer stands while its refresh runs, for at most
+        another ``REFRESH_SHARE`` of the TTL (then requests wait for that refresh)."""
         protected = True
         entry = self._protected.get(key)
         if entry is None:
             protected, entry = False, self._entries.get(key)
         if entry is not None:
-            expires, status, body = entry
-            if expires > self._clock():
+            refresh_from, expires, status, body = entry
+            now = self._clock()
+            running = key in self._computing
+            if expires > now or (running and now < expires + self.ttl_s * REFRESH_SHARE):
                 if protected:
                     self._protected.move_to_end(key)
                 else:
                     self._promote(key, entry)
-                metrics.series(metrics.RESPONSE_CACHE, result="hit").inc()
-                return status, body
+                _count("hit")
+                return status, body, now >= refresh_from and not running
             self._drop(key)
-        metrics.series(metrics.RESPONSE_CACHE, result="miss").inc()
+        _count("miss")
         return None
 
     def watch(self, read_version: Callable[[], Awaitable[int]], every_s: float) -> None:
@@ -107,50 +135,93 @@ class ResponseCache:
         self._version = version
 
     async def join(self, key: Hashable) -> tuple[int, bytes] | None:
-        """The answer another request is computing for ``key`` (awaited), or None when none is."""
-        pending = self._computing.get(key)
-        if pending is None:
+        """The answer another request is computing for ``key`` (awaited), or None when none is (or it was
+        started before the catalog last changed)."""
+        running = self._computing.get(key)
+        if running is None or running[1] != self._generation:
             return None
-        answer = await asyncio.shield(pending)
+        answer = await asyncio.shield(running[0])
         if answer is not None:
-            metrics.series(metrics.RESPONSE_CACHE, result="joined").inc()
+            _count("joined")
         return answer
 
     @contextmanager
-    def computing(self, key: Hashable) -> Iterator[None]:
-        """Mark ``key`` as being computed by this request: ``join`` waits for its ``put``."""
-        pending = asyncio.get_running_loop().create_future()
-        self._computing[key] = pending
+    def computing(self, key: Hashable) -> Iterator[Callable[[int, bytes], None]]:
+        """Mark ``key`` as being computed by this request; yields ``store(status, body)``, which hands the
+        answer to the requests ``join`` holds and keeps it (unless the catalog changed meanwhile)."""
+        pending, generation = self._begin(key)
         try:
-            yield
+            yield lambda status, body: self._store(key, pending, generation, status, body)
         finally:
-            if self._computing.get(key) is pending:
-                del self._computing[key]
-            if not pending.done():  # failed or cancelled: the waiting requests compute their own
-                pending.set_result(None)
+            self._end(key, pending)
+
+    def refresh(self, key: Hashable, compute: Compute, timeout_s: float | None = None) -> None:
+        """Recompute ``key`` in the background with ``compute()`` (status, body), unless that is running;
+        at most ``REFRESHES`` at once. A failure (or ``timeout_s``) keeps the held answer until it expires."""
+        if key in self._computing:
+            return
+        pending, generation = self._begin(key)
+
+        async def run() -> None:
+            try:
+                async with asyncio.timeout(timeout_s):
+                    async with self._slots:
+                        status, body = await compute()
+                self._store(key, pending, generation, status, body)
+            except Exception:  # noqa: BLE001 - the database may be away: the held answer expires as usual
+                pass
+            finally:
+                self._end(key, pending)
+
+        _count("refresh")
+        task = asyncio.ensure_future(run())
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def close(self) -> None:
+        """Cancel the background refreshes (at shutdown)."""
+        for task in list(self._refreshing):
+            task.cancel()
+        await asyncio.gather(*self._refreshing, return_exceptions=True)
+
+    def _begin(self, key: Hashable) -> tuple[asyncio.Future, int]:
+        pending = asyncio.get_running_loop().create_future()
+        self._computing[key] = (pending, self._generation)
+        return pending, self._generation
+
+    def _end(self, key: Hashable, pending: asyncio.Future) -> None:
+        running = self._computing.get(key)
+        if running is not None and running[0] is pending:
+            del self._computing[key]
+        if not pending.done():  # failed or cancelled: the waiting requests compute their own
+            pending.set_result(None)
+
+    def _store(self, key: Hashable, pending: asyncio.Future, generation: int, status: int, body: bytes) -> None:
+        if not pending.done():
+            pending.set_result((status, body))
+        if generation == self._generation:  # computed before the catalog changed: handed out, not kept
+            self.put(key, status, body)
 
     def put(self, key: Hashable, status: int, body: bytes) -> None:
-        pending = self._computing.pop(key, None)
-        if pending is not None and not pending.done():
-            pending.set_result((status, body))
         if len(body) > self.max_bytes:
             return
         self._drop(key)
-        self._entries[key] = (self._clock() + self.ttl_s * (1.0 - EXPIRY_SPREAD * random.random()), status, body)
+        now, life = self._clock(), self.ttl_s * (1.0 - EXPIRY_SPREAD * random.random())
+        self._entries[key] = (now + life * (1.0 - REFRESH_SHARE), now + life, status, body)
         self.size += len(body)
         while len(self) > self.max_entries or self.size > self.max_bytes:
             self._drop(next(iter(self._entries or self._protected)))
 
-    def _promote(self, key: Hashable, entry: tuple[float, int, bytes]) -> None:
+    def _promote(self, key: Hashable, entry: Entry) -> None:
         """A new entry asked again: protected; the least recently used protected ones beyond their share
         go back to probation (as its most recent)."""
         del self._entries[key]
         self._protected[key] = entry
-        self._protected_size += len(entry[2])
+        self._protected_size += len(entry[3])
         while (len(self._protected) > self.max_entries * PROTECTED_SHARE
                or self._protected_size > self.max_bytes * PROTECTED_SHARE):
             old, demoted = self._protected.popitem(last=False)
-            self._protected_size -= len(demoted[2])
+            self._protected_size -= len(demoted[3])
             self._entries[old] = demoted
 
     def _drop(self, key: Hashable) -> None:
@@ -158,11 +229,12 @@ class ResponseCache:
         if entry is None:
             entry = self._protected.pop(key, None)
             if entry is not None:
-                self._protected_size -= len(entry[2])
+                self._protected_size -= len(entry[3])
         if entry is not None:
-            self.size -= len(entry[2])
+            self.size -= len(entry[3])
 
     def clear(self) -> None:
+        self._generation += 1
         self._entries.clear()
         self._protected.clear()
         self.size = self._protected_size = 0

@@ -21,7 +21,7 @@ its default and meaning:
 | CARDWISE_AUTH_FAIL_BURST | 30 | see CARDWISE_AUTH_FAIL_PER_MIN |
 | CARDWISE_REDIS_URL | (empty) | `redis://host:6379/0`: the per-key rate limit and the failed-key counters live in Redis, shared by every process and node (if Redis cannot be reached, each process counts on its own meanwhile); empty = per process |
 | CARDWISE_REQUEST_TIMEOUT_S | 180 | overall time for one request before it is answered 503 SERVICE_UNAVAILABLE; 0 = none |
-| CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; a catalog change made outside `cardwise import`/`cardwise vision` (e.g. by hand in SQL) shows within this time; 0 = off |
+| CARDWISE_CATALOG_CACHE_S | 60 | seconds a catalog read (search page, card, set, release, grades ...) is answered from memory per process; a catalog change made outside `cardwise import`/`cardwise vision` (e.g. by hand in SQL) shows within this time (a quarter more while a late background refresh runs); 0 = off |
 | CARDWISE_CATALOG_CACHE_ENTRIES | 4096 | most cached catalog answers per process (least recently used go first); 0 = off |
 | CARDWISE_CATALOG_CACHE_MB | 64 | most megabytes of cached catalog answers per process; 0 = off |
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |

@@ -48,7 +48,7 @@ AGENT_QUESTIONS = Counter("cardwise_agent_questions", "Agent questions by outcom
 IDENTIFY_SECONDS = Histogram("cardwise_identify_duration_seconds", "Identification work by stage",
                              ["stage"], buckets=_LATENCY_BUCKETS)
 
-RESPONSE_CACHE = Counter("cardwise_response_cache", "Cached catalog reads: hit, miss, or joined (waited for an identical request computing it)", ["result"])
+RESPONSE_CACHE = Counter("cardwise_response_cache", "Cached catalog reads: hit, miss, joined (waited for an identical request computing it) or refresh (a hit that started its background recomputation)", ["result"])
 
 DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by state "
                 "(size, checked_out, checked_in, overflow)", ["state"], multiprocess_mode="livesum")
@@ -56,6 +56,21 @@ DB_POOL = Gauge("cardwise_db_pool_connections", "Database pool connections by st
 
 _CHILDREN: dict[tuple[int, tuple[tuple[str, str], ...]], Any] = {}  # (metric, labels) -> its series
 _CHILDREN_MAX = 4096  # some label values come from clients (HTTP methods): the memo stays bounded
+
+
+def series_of(metric: Any, names: tuple[str, ...], values: tuple[str, ...]) -> Any:
+    """``series(metric, **dict(zip(names, values)))`` with no keyword dictionary built: for the per-request hot
+    paths (the request's count and latency, each tool call's)."""
+    key = (id(metric), values)
+    got = _BY_VALUES.get(key)
+    if got is None:
+        got = series(metric, **dict(zip(names, values)))
+        if len(_BY_VALUES) < _CHILDREN_MAX:
+            _BY_VALUES[key] = got
+    return got
+
+
+_BY_VALUES: dict[tuple[int, tuple[str, ...]], Any] = {}
 
 
 def series(metric: Any, **labels: str) -> Any:

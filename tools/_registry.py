@@ -82,8 +82,8 @@ class Tool:
             outcome = "error"
             raise
         finally:
-            metrics.series(metrics.TOOL_CALLS, tool=self.name, outcome=outcome).inc()
-            metrics.series(metrics.TOOL_LATENCY, tool=self.name).observe(time.perf_counter() - start)
+            metrics.series_of(metrics.TOOL_CALLS, ("tool", "outcome"), (self.name, outcome)).inc()
+            metrics.series_of(metrics.TOOL_LATENCY, ("tool",), (self.name,)).observe(time.perf_counter() - start)
 
 
 _REGISTRY: dict[str, Tool] = {}

@@ -30,7 +30,9 @@ async def catalog_index(ctx: ToolContext) -> CatalogIndex:
     ``catalog_version_check_s`` seconds (0 = every call), and a changed catalog opens or builds another.
     The catalog version (raised by every import) is read each time, the row counts (rows written without
     it: hand edits) at most every ``COUNT_EVERY_S`` (every time when the check interval is 0)."""
-    state: _State = ctx.services.setdefault("catalog_index.state", _State())
+    state: _State | None = ctx.services.get("catalog_index.state")
+    if state is None:
+        state = ctx.services["catalog_index.state"] = _State()
     now = time.monotonic()
     every = ctx.settings.catalog_version_check_s
     if state.fp is None or now - state.checked >= every:

@@ -9,6 +9,7 @@ import uuid
 from typing import Literal
 
 from pydantic import Field
+from pydantic_core import to_json
 
 from store.queries import catalog_meta as q
 from store.search import CardFilters
@@ -23,6 +24,7 @@ from tools._models import (
     Skip,
     Take,
     UUIDStr,
+    Written,
     Year,
     listed_as,
 )
@@ -249,15 +251,16 @@ class AcCards(AcSets):
 
 
 AC_LIMIT = 10
+_FILTERS: dict[type, tuple[str, ...]] = {}  # each query model's filters (its fields but ``q``)
 INDEXED_AC = {"cards": "card", "sets": "set", "releases": "release"}
 
 
-async def _ac(ctx: ToolContext, kind: str, query: AcSegments) -> Suggestions:
-    args = query.model_dump(exclude={"q"})
+async def _ac(ctx: ToolContext, kind: str, query: AcSegments) -> Suggestions | Written:
+    args = {name: getattr(query, name) for name in _FILTERS[type(query)]}
     if kind in INDEXED_AC:
         found = await _ac_from_index(ctx, INDEXED_AC[kind], query.q, args)
-        if found:
-            return Suggestions(suggestions=found)
+        if found:  # written as ``Suggestions`` would be (no model: autocomplete's hot path)
+            return Written(b'{"suggestions":%b}' % to_json(found))
     async with ctx.transaction() as s:
         return Suggestions(suggestions=await q.autocomplete(session=s, kind=kind, q=query.q, **args))
 
@@ -286,8 +289,9 @@ async def _ac_from_index(ctx: ToolContext, kind: str, text: str, args: dict) -> 
 
 def _autocomplete(kind: str, query_model: type[AcSegments], description: str) -> Tool:
     """Register ``autocomplete_<kind>`` at ``GET /v1/autocomplete/<kind>``: ``_ac`` behind its own filters."""
+    _FILTERS[query_model] = tuple(f for f in query_model.model_fields if f != "q")
 
-    async def complete(ctx: ToolContext, query: AcSegments) -> Suggestions:
+    async def complete(ctx: ToolContext, query: AcSegments) -> Suggestions | Written:
         return await _ac(ctx, kind, query)
 
     complete.__name__ = complete.__qualname__ = f"autocomplete_{kind}"

@@ -19,6 +19,7 @@ MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 WORD_SCORES = {"name": 10.0, "name_prefix": 6.0, "name_fuzzy": 3.5, "text": 2.0, "text_prefix": 1.5, "text_fuzzy": 1.0}
 EXACT, SAME_WORDS, CONTEXT = 100.0, 80.0, 3.0
 MAX_TEXT_WORDS = 24  # words of a card's read text looked at (``cards_in_text``)
+KNOWN_WORDS = 1 << 16  # (field, word) answers of ``_known`` remembered per index (typed words repeat)
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ class CatalogIndex:
         self._entities = tantivy.Index.open(str(self.path / ENTITIES)).searcher()  # releases, sets, parallels
         self._all = (self._searcher, self._names, self._entities)
         self._pages = Pages(self.path)
+        self._known_words: dict[tuple[str, str, bool], bool] = {}
+        self._around: frozenset[str] | None = None
 
     @property
     def num_docs(self) -> int:
@@ -93,17 +96,24 @@ class CatalogIndex:
     def _const(self, query: tantivy.Query, score: float) -> tantivy.Query:
         return Q.const_score_query(query, score)
 
-    def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True, typing: bool = False
-              ) -> tantivy.Query:
-        """One query word: exact, prefix or within its typo budget, in the name (and the card's other words).
-        ``typing``: the word being typed, whose completions count as much as the word itself. A word the
-        field holds as it is gets no typo variants there (it is no typo, and automata are the costly part); a
-        word being typed that begins a word of the name gets none at all; typos are whole words outside the name."""
+    def _word(self, word: str, *, prefix: bool, text: bool, fuzzy: bool = True, typing: bool = False,
+              around: frozenset[str] | None = None) -> tuple[tantivy.Query, bool]:
+        """One query word: exact, prefix or within its typo budget, in the name (and the card's other words),
+        and whether it matches only documents that have it in the name (no index holds it around a name as it
+        is, nor gets it a typo variant there; ``around``: the words the searched index holds around its names
+        but not in them, when known). ``typing``: the word being typed, whose completions count as much as the
+        word itself. A word the field holds as it is gets no typo variants there (it is no typo, and automata
+        are the costly part); a word being typed that begins a word of the name gets none at all; typos are
+        whole words outside the name."""
         fields = ("name", "text") if text else ("name",)
         alts = []
+        name_only = True
         edits = max_edits(word) if fuzzy else 0
         for f in fields:
-            alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
+            known = self._known(f, word)
+            if known or f == "name":  # a word no index holds matches nothing: no term query for it
+                alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
+                name_only = name_only and (f == "name" or (around is not None and word not in around))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
                 started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 3
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
@@ -111,32 +121,44 @@ class CatalogIndex:
             started_here = prefix and f == "name"
             if not edits:
                 continue
-            if self._known(f, word, started_here):
+            if known or (started_here and self._known(f, word, True)):
                 edits = 0 if started_here else edits  # begins a name word: not a typo around the name either
             else:
                 alts.append(self._const(Q.fuzzy_term_query(self.schema, f, word, edits, True, started_here),
                                         WORD_SCORES[f + "_fuzzy"]))
-        return Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]
+                name_only = name_only and (f == "name" or (around is not None and not any(
+                    abs(len(a) - len(word)) <= edits for a in around)))
+        return (Q.disjunction_max_query(alts) if len(alts) > 1 else alts[0]), name_only
 
     def _known(self, field: str, word: str, prefix: bool = False) -> bool:
-        """Whether the field holds the word (as a prefix: begins one of its words) in any of the indexes."""
-        for searcher in self._all:
-            if searcher.doc_freq(field, word) > 0:
-                return True
-        return prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all)
+        """Whether the field holds the word (``prefix``: or begins one of its words) in any of the indexes
+        (remembered: the index does not change)."""
+        key = (field, word, prefix)
+        got = self._known_words.get(key)
+        if got is None:
+            got = any(s.doc_freq(field, word) > 0 for s in self._all) or (
+                prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all))
+            if len(self._known_words) >= KNOWN_WORDS:
+                self._known_words.clear()
+            self._known_words[key] = got
+        return got
 
     def _text_query(self, words: list[str], *, prefix: bool, text: bool, fuzzy: bool = True, need_name: bool = False,
-                    context: bool = True) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+                    context: bool = True, around: frozenset[str] | None = None
+                    ) -> list[tuple[tantivy.Occur, tantivy.Query]]:
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if need_name and len(words) == 1:  # the one word must be in the name: what is around it can add nothing
             text = need_name = False  # (a name match scores 3.5 or more, above any match around it: same scores)
-        if text and need_name:  # one word at least must be in the name itself, not only around it
+        each = [self._word(w, prefix=prefix and i == len(words) - 1, text=text, fuzzy=fuzzy,
+                           typing=prefix and i == len(words) - 1, around=around) for i, w in enumerate(words)]
+        # one word at least must be in the name itself, not only around it; a word that can match only
+        # in the name sees to that (a word being typed that begins a name word, most often)
+        if text and need_name and not any(name_only for _, name_only in each):
             clauses.append((MUST, self._const(Q.boolean_query(
-                [(SHOULD, self._word(w, prefix=prefix and i == len(words) - 1, text=False, fuzzy=fuzzy))
+                [(SHOULD, self._word(w, prefix=prefix and i == len(words) - 1, text=False, fuzzy=fuzzy)[0])
                  for i, w in enumerate(words)]), 0.0)))
-        for i, w in enumerate(words):
-            typing = prefix and i == len(words) - 1  # the word being typed may be a prefix; the others are whole
-            clauses.append((MUST, self._word(w, prefix=typing, text=text, fuzzy=fuzzy, typing=typing)))
+        # the word being typed may be a prefix; the others are whole
+        clauses += [(MUST, q) for q, _ in each]
         if context and text and len(words) > 1:  # "charizard base set": the card of the release named that, whole
             spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
             clauses.append((SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "context", p),
@@ -146,6 +168,15 @@ class CatalogIndex:
         clauses.append((SHOULD, self._const(Q.term_query(self.schema, "name_bag", " ".join(sorted(words))),
                                             SAME_WORDS)))
         return clauses
+
+    def _names_around(self) -> frozenset[str]:
+        """The words the names' index holds around its names but in none of them (years, segments, "opc"),
+        read once: a word outside them matches a distinct name only by its name."""
+        if self._around is None:
+            text = self._names.terms_with_prefix("text", "")
+            names = dict(self._names.terms_with_prefix("name", ""))
+            self._around = frozenset(w for w, n in text if n > names.get(w, 0))  # each name's text holds its name
+        return self._around
 
     def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True,
                 searcher: tantivy.Searcher | None = None) -> tuple[list[tuple[float, object]], int]:
@@ -203,7 +234,8 @@ class CatalogIndex:
         if not words or not wanted:
             return None
         # (distinct names have no release or set around them: no context clause)
-        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False)
+        clauses = self._text_query(words, prefix=prefix, text=True, fuzzy=fuzzy, need_name=True, context=False,
+                                   around=self._names_around())
         if len(wanted) < len(NAME_KINDS):  # the names' own index holds nothing else
             clauses.append((MUST, self._const(Q.term_set_query(self.schema, "kind", wanted) if len(wanted) > 1
                                               else Q.term_query(self.schema, "kind", wanted[0]), 0.0)))
@@ -284,7 +316,7 @@ class CatalogIndex:
         distinct = list(dict.fromkeys(words))
         spans = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)}
         clauses = [
-            (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)) for w in distinct])),
+            (MUST, Q.boolean_query([(SHOULD, self._word(w, prefix=False, text=False)[0]) for w in distinct])),
             (SHOULD, Q.boolean_query([(SHOULD, self._const(Q.term_query(self.schema, "name_key", p), EXACT))
                                       for p in sorted(spans)])),
             *self._filter_clauses(CardFilters(number=number, year=year, segment=segment)),

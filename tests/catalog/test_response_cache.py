@@ -232,3 +232,83 @@ async def test_an_unreachable_database_when_reading_the_version_keeps_the_cache_
     cache.put("a", 200, b"A")
     await cache.sync()
     assert cache.get("a") == (200, b"A")
+
+
+async def test_an_answer_near_its_expiry_is_served_while_one_request_recomputes_it(client, auth, cat, sessions,
+                                                                                  monkeypatch):
+    first = await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
+    assert first.headers["X-Cache"] == "MISS" and (await first.json())["total_count"] == 0
+    await _add_card(sessions, cat, "Zzyzx Road")
+    calls = _slow_search(monkeypatch)
+    cache = client.app[RESPONSE_CACHE]
+    later = cache._clock() + cache.ttl_s * 0.79  # past the refresh point, before the earliest expiry
+    cache._clock = lambda: later
+    resps = await asyncio.gather(*(client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
+                                   for _ in range(5)))
+    # nobody waited for the recomputation: every client got the held page, and it ran once
+    assert [r.headers["X-Cache"] for r in resps] == ["HIT"] * 5
+    assert [(await r.json())["total_count"] for r in resps] == [0] * 5 and len(calls) == 1
+    for _ in range(50):  # the background recomputation replaces the held answer when it ends
+        if not cache._refreshing:
+            break
+        await asyncio.sleep(0.05)
+    after = await client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
+    assert after.headers["X-Cache"] == "HIT" and (await after.json())["total_count"] == 1 and len(calls) == 1
+
+
+async def test_an_expired_answer_stands_only_while_its_refresh_runs():
+    now = [0.0]
+    cache = ResponseCache(ttl_s=100, max_entries=10, clock=lambda: now[0])
+    cache.put("a", 200, b"old")
+    now[0] = 50.0
+    assert cache.lookup("a") == (200, b"old", False)  # young: no refresh
+    now[0] = 79.0
+    assert cache.lookup("a") == (200, b"old", True)  # in its last quarter: due
+    release = asyncio.Event()
+
+    async def compute() -> tuple[int, bytes]:
+        await release.wait()
+        return 200, b"new"
+
+    cache.refresh("a", compute)
+    cache.refresh("a", compute)  # already running: not a second one
+    now[0] = 110.0  # expired, but its refresh runs: the held answer stands, nobody else refreshes
+    assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
+    now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
+    assert cache.lookup("a") is None
+    waiting = asyncio.ensure_future(cache.join("a"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    release.set()
+    await asyncio.gather(*cache._refreshing)
+    assert await waiting == (200, b"new") and cache.lookup("a") == (200, b"new", False)
+    now[0] = 1000.0  # expired with no refresh running: gone
+    assert cache.lookup("a") is None
+
+
+async def test_an_answer_computed_before_a_catalog_change_is_neither_kept_nor_handed_on():
+    version = [1]
+
+    async def read() -> int:
+        return version[0]
+
+    cache = ResponseCache(ttl_s=100, max_entries=10)
+    cache.watch(read, every_s=0)
+    await cache.sync()
+    release = asyncio.Event()
+
+    async def compute() -> tuple[int, bytes]:
+        await release.wait()
+        return 200, b"before the import"
+
+    cache.refresh("a", compute)
+    await asyncio.sleep(0)
+    version[0] = 2  # an import ran while it computed
+    await cache.sync()
+    assert await cache.join("a") is None  # a request arriving now computes its own answer
+    release.set()
+    await asyncio.gather(*cache._refreshing)
+    assert cache.get("a") is None
+    with cache.computing("a") as store:
+        store(200, b"after")
+    assert cache.get("a") == (200, b"after")
