@@ -3,7 +3,7 @@
 It reads the conversation (system context, history, question, and this turn's tool results) and
 answers with the next tool calls or a composed answer. Nothing is random and nothing is remembered
 between requests: every decision is recomputed from the messages, so it works the same in-process
-(``agent.llm.builtin_transport``) and over HTTP (``cardwise model serve``).
+(``agent.llm.BuiltinLLM``, or ``builtin_transport`` behind the openai client) and over HTTP (``cardwise model serve``).
 
 By role (imports only go down this list; nothing imports ``planner`` but ``protocol``):
 - ``conversation.py``: the request's messages read as question, history, tools offered, results.
