@@ -363,6 +363,15 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                     timings={"decode": t1 - t0, "locate": t2 - t1, "read": t3 - t2})
 
 
+def warm() -> None:
+    """Load the text models and run each once (a card with a line of print, read as ``analyse`` reads one):
+    the first read in a process otherwise pays 2-3 s for loading them and for onnxruntime's first runs."""
+    card = np.full((350, 250, 3), 235, np.uint8)
+    cv2.putText(card, "Card 12", (30, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2)
+    _ocr_lines(card, crops=[], turned=[])
+    ocr.recognise([np.ascontiguousarray(card[280:310, 20:200, ::-1])])
+
+
 def locate_only(data: bytes) -> tuple[np.ndarray, list[detect.Found]]:
     rgb = decode(data)
     return rgb, detect.locate(rgb)
