@@ -65,8 +65,10 @@ class Escalation:
         if r.label is not None:
             lines = pipeline.without_grade(lines, r.label)
         more = [t for t in lines if t not in r.lines]
-        folded = (await self.names()).folded_in(more) if more else []
-        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded)
+        names = await self.names()
+        folded = names.folded_in(more) if more else []
+        near = names.near_in(more) if more else []
+        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded, near, self.ev.near)
         if more:
             r.lines = [*r.lines, *more]
             r.serials = serials(r.lines)
