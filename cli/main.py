@@ -21,6 +21,7 @@ import atexit
 import gc
 import inspect
 import json
+import logging
 import os
 import shutil
 import sys
@@ -321,6 +322,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def serve() -> None:
         app = create_app(settings)
+        app.on_startup.append(_warm_identification)
         # the objects that live as long as the process (modules, models, the app) leave the collector's
         # view, so a full collection no longer pauses a request for tens of milliseconds scanning them
         gc.collect()
@@ -334,6 +336,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cli.workers import run_workers
 
     return run_workers(serve, workers)
+
+
+_WARMING: set[asyncio.Task] = set()  # the warm-up task, held until it ends
+
+
+async def _warm_identification(app) -> None:
+    """Once the server listens: photo identification's models and indexes readied in the background
+    (``tools.identify.warm_up``), so the first upload is not 2-4 s slower than the rest."""
+    from api.keys import CONTEXT
+    from tools.identify import warm_up
+
+    async def warm() -> None:
+        try:
+            await warm_up(app[CONTEXT])
+        except Exception:  # a failed warm-up only leaves the work to the first upload
+            logging.getLogger("cardwise.vision").warning("identification warm-up failed", exc_info=True)
+
+    _WARMING.add(task := asyncio.get_running_loop().create_task(warm()))
+    task.add_done_callback(_WARMING.discard)
 
 
 def multiprocess_metrics() -> str | None:

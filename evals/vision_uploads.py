@@ -216,6 +216,7 @@ async def run(ctx, sessions, data: Path, args) -> None:
     for mode in args.modes.split(","):
         if mode == "refs":
             await index_images(sessions)
+        await ident.warm_up(ctx)  # as ``cardwise serve`` does at start: no upload waits for the models to load
         report(mode, await evaluate(ctx, items, args.misses, not args.no_budget))
         if args.binders:
             pages = binder_pages(data / "hockeycards", args.binders, random.Random(args.seed))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from identification.thresholds import THRESHOLDS as T
 from vision import ocr
 from vision.spotting import NameSpotter, alphabet, spot_numbers, spot_words
 from vision.text import fold
@@ -34,6 +35,15 @@ class CatalogNames:
         for name in names:
             self._folded.setdefault(fold(name), []).append(name)
         self._masks: dict[uuid.UUID, np.ndarray] = {}
+        self._names = list(names)
+        pairs: dict[str, list[int]] = {}  # letter pair -> the names (folded) that hold it
+        self._pair_counts = np.zeros(len(self._names), np.int32)
+        for i, name in enumerate(self._names):
+            ps = letter_pairs(fold(name))
+            self._pair_counts[i] = len(ps)
+            for pair in ps:
+                pairs.setdefault(pair, []).append(i)
+        self._pairs = {pair: np.array(ids, np.int32) for pair, ids in pairs.items()}
 
     def folded_in(self, lines: Sequence[str]) -> list[str]:
         """The names a run of words of ``lines`` is, OCR-confusable letters folded ("Riek Toeehet" is Rick
@@ -46,6 +56,27 @@ class CatalogNames:
                     run = " ".join(ws[i:j])
                     if len(run) >= 4:
                         out.update(dict.fromkeys(self._folded.get(run, ())))
+        return list(out)
+
+    def near_in(self, lines: Sequence[str]) -> list[str]:
+        """The names nearest each line of two to four words (a player's name line) by the letter pairs
+        they share (Dice, OCR-confusable letters folded), at most ``T.near_names`` a line at ``T.near_min``
+        or more: a name read too garbled for the search index's typo budget ("Ray Boaryur", "Mrett Mall",
+        "Vizernt Dunghossse") still shares most of its letter pairs; which of them the print shows,
+        ``names.name_similarity`` decides."""
+        out: dict[str, None] = {}
+        for line in lines:
+            ws = [w for w in fold(line).split() if w.isalpha()]
+            if not 2 <= len(ws) <= 4 or sum(map(len, ws)) < 6:
+                continue
+            ps = letter_pairs(" ".join(ws))
+            held = [self._pairs[p] for p in ps if p in self._pairs]
+            if not held:
+                continue
+            shared = np.bincount(np.concatenate(held), minlength=len(self._names))
+            dice = 2 * shared / (self._pair_counts + len(ps))
+            top = np.argsort(-dice, kind="stable")[:T.near_names]
+            out.update(dict.fromkeys(self._names[i] for i in top if dice[i] >= T.near_min))
         return list(out)
 
     def allowed(self, segment_id: uuid.UUID | None) -> np.ndarray | None:
@@ -89,3 +120,10 @@ class CatalogNames:
             for n, sc in spot(p, self.columns, terms).items():
                 best[n] = max(best.get(n, -np.inf), sc)
         return best
+
+
+def letter_pairs(text: str) -> set[str]:
+    """The pairs of adjacent characters of ``text`` with a space at either end (its words' first and last
+    letters count)."""
+    padded = f" {text} "
+    return {padded[i:i + 2] for i in range(len(padded) - 1)}

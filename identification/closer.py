@@ -65,8 +65,10 @@ class Escalation:
         if r.label is not None:
             lines = pipeline.without_grade(lines, r.label)
         more = [t for t in lines if t not in r.lines]
-        folded = (await self.names()).folded_in(more) if more else []
-        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded)
+        names = await self.names()
+        folded = names.folded_in(more) if more else []
+        near = names.near_in(more) if more else []
+        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded, near, self.ev.near)
         if more:
             r.lines = [*r.lines, *more]
             r.serials = serials(r.lines)
@@ -178,16 +180,34 @@ STEPS: tuple[Step, ...] = (spot_read_lines, read_colour, read_grey, read_turned,
                            spot_names, spot_namesake)
 
 
+# per step: its recent time over the first read's of the card it ran on (an average): the steps' time scales
+# with the card's size and the machine's load as its first read's does (a closer read: 2-4x)
+_RELATIVE: dict[str, float] = {}
+
+
+def expected_s(step: Step, reading: pipeline.Reading, last_s: float) -> float:
+    """How long ``step`` should take on this card: as long as the last step did, or as its recent runs
+    relative to their cards' first reads (``_RELATIVE``) say, whichever is longer."""
+    return max(last_s, _RELATIVE.get(step.__name__, 0.0) * reading.read_s)
+
+
+def _ran(step: Step, reading: pipeline.Reading, took_s: float) -> None:
+    if reading.read_s > 0:
+        ratio, name = took_s / reading.read_s, step.__name__
+        _RELATIVE[name] = ratio if name not in _RELATIVE else 0.5 * (_RELATIVE[name] + ratio)
+
+
 async def escalate(e: Escalation, until: float | None, steps: tuple[Step, ...] = STEPS) -> Evidence:
     """Run ``steps`` in order until the text names one card or the budget (``until``) is spent; a step
-    expected to end more than ``overrun_s`` past it (as long as the last step took) does not start."""
+    expected to end more than ``overrun_s`` past it (``expected_s``) does not start."""
     last_s = 0.0
     for step in steps:
         began = time.perf_counter()
-        if past(until) or (until is not None and began + last_s > until + T.overrun_s):
+        if past(until) or (until is not None and began + expected_s(step, e.reading, last_s) > until + T.overrun_s):
             break  # the photo's time is spent: answer with what the reads so far give
         await step(e)
         last_s = time.perf_counter() - began
+        _ran(step, e.reading, last_s)
         if not sc.weak_text(e.ev, e.cands):
             break
     return e.ev

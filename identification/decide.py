@@ -107,10 +107,19 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                             or by_picture or (led and best_id == lead_id)):  # a picture ahead, not alike
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
-                           or name_read_better(ev, best, others)):
+                           or name_read_better(ev, best, others)
+                           or (guessed_name(ev, best) and visual.get(best_id, 0.0) < T.same_picture)):
         level = "Low"
     alternatives = tuple(cands[cid] for f, cid in scored[1:1 + T.suggestions] if f >= T.suggestion_min)
     return Match(best=best, tier=level, confidence=conf, alternatives=alternatives)
+
+
+def guessed_name(ev: Evidence, best: Row) -> bool:
+    """The best card's name was found by the letter pairs it shares with a garbled line alone
+    (``Evidence.near``) and is not read clearly (``T.clear_name``): a guess ("Klue Seat" found Kyle Seager,
+    and a "11" read beside it made him High for Brett Hull), Low unless the photo is its reference image."""
+    name = best["card"].name
+    return name in ev.near and name_similarity(ev, name) < T.clear_name
 
 
 def rival_read(ev: Evidence, cands: Candidates, cid: Any, cut: float = T.clear_name) -> bool:

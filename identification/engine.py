@@ -24,8 +24,10 @@ async def match(reading: pipeline.Reading, *, lookup: CandidateLookup, index: Ha
     """The card ``reading`` shows, or None. ``lookup``: the catalog (bound to a segment or not, and
     ``segment_id`` the same for spotting names); ``index``: the reference images' features; ``names``:
     the catalog's names for spotting, built on first use; ``until``: when closer reads stop starting."""
-    folded = (await names()).folded_in(reading.lines) if reading.lines else []
-    cands, ev = await text_candidates(lookup, evidence(reading.lines), folded=folded)
+    catalog = await names()
+    folded = catalog.folded_in(reading.lines) if reading.lines else []
+    near = catalog.near_in(reading.lines) if reading.lines else []
+    cands, ev = await text_candidates(lookup, evidence(reading.lines), folded=folded, near=near)
     visual: dict[Any, float] = {}
     if len(index):
         for feats in reading.features:

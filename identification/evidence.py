@@ -74,11 +74,17 @@ class Evidence:
     text: Text
     read_whole: frozenset[str] = frozenset()  # catalog names read as a whole line
     spotted: Spotted = field(default_factory=Spotted)
+    near: frozenset[str] = frozenset()  # names no lookup but their shared letter pairs found (``CatalogNames.near_in``)
     # name -> its similarity to the lines read (``names.name_similarity``): a memo of what the fields fix
     similarities: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def with_read_whole(self, names: frozenset[str] | set[str]) -> Evidence:
         return replace(self, read_whole=frozenset(names))
+
+    def with_near(self, names: frozenset[str] | set[str]) -> Evidence:
+        new = replace(self, near=frozenset(names))
+        new.similarities.update(self.similarities)  # read similarities do not depend on how a name was found
+        return new
 
     def with_spotted(self, **found: Any) -> Evidence:
         new = replace(self, spotted=replace(self.spotted, **{k: _frozen(v) for k, v in found.items()}))

@@ -16,6 +16,7 @@ from identification import names as nm
 from identification import scoring as sc
 from identification.evidence import Evidence, evidence
 from identification.numbers import number_forms
+from identification.thresholds import THRESHOLDS as T
 
 Row = Mapping[str, Any]
 Candidates = dict[uuid.UUID, Row]
@@ -47,7 +48,8 @@ class CandidateLookup(Protocol):
 
 
 async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence[str] | None = None,
-                          known: Candidates | None = None, folded: Sequence[str] = ()) -> tuple[Candidates, Evidence]:
+                          known: Candidates | None = None, folded: Sequence[str] = (),
+                          near: Sequence[str] = ()) -> tuple[Candidates, Evidence]:
     """Catalog cards the text read may show, and the evidence with the names read whole: names read as a
     whole line (also names of short words, "Ho Oh") and the names found in the lines ``fresh`` (default:
     all; a closer read looks up its new lines only) by the catalog search index, those with a number read
@@ -56,7 +58,9 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     budget). The best names' cards (of these and ``known``) numbered as read are added, and so are the cards of a year and number read whose release and set were read too (a header
     read whole over a name that is not: ``scoring.set_and_number_read``). Last, candidates' names read
     whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``).
-    ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too."""
+    ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too; ``near``:
+    names sharing most letter pairs with a name line (``CatalogNames.near_in``), looked up while no name is
+    read clearly (``T.clear_name``)."""
     t = ev.text
     whole = await lookup.by_names(nm.line_names(ev))
     ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
@@ -67,6 +71,11 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
         cands.setdefault(c["card"].id, c)
+    if near and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+        had = {c["card"].name for c in [*cands.values(), *(known or {}).values()]}
+        for c in await lookup.by_names(list(near)):
+            cands.setdefault(c["card"].id, c)
+        ev = ev.with_near(ev.near | ({c["card"].name for c in cands.values()} - had))
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):
             cands.setdefault(c["card"].id, c)
@@ -88,14 +97,19 @@ def _best(ev: Evidence, cands: Candidates) -> float:
     return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
 
 
+def _best_name(ev: Evidence, cands: Candidates) -> float:
+    return max((nm.name_similarity(ev, name) for name in {c["card"].name for c in cands.values()}), default=0.0)
+
+
 async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,
-                      folded: Sequence[str] = ()) -> Evidence:
+                      folded: Sequence[str] = (), near: Sequence[str] = (),
+                      near_found: frozenset[str] = frozenset()) -> Evidence:
     """The evidence of ``lines`` and a further read's new lines ``more``, the cards they suggest added to
-    ``cands``."""
-    ev = evidence(lines + more)
+    ``cands``; ``near_found``: the names earlier reads found by letter pairs alone (``Evidence.near``)."""
+    ev = evidence(lines + more).with_near(near_found)
     if not more:  # the same lines: their names read whole are among the candidates already
         return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
-    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded)
+    found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded, near=near)
     for cid, c in found.items():
         cands.setdefault(cid, c)
     return ev

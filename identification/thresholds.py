@@ -26,6 +26,8 @@ class Thresholds:
     name_read: float = 0.7  # a name similarity from which the name counts as read (below: text score halved)
     clear_name: float = 0.8  # one from which a name's cards of the number read are looked up
     clearly_read: float = 0.9  # another name read this well caps a loosely read best card at Low
+    near_names: int = 5  # names looked up per name line by the letter pairs they share (``CatalogNames.near_in``)
+    near_min: float = 0.4  # the least share (Dice) of letter pairs such a name shares with the line
     word_letters: float = 0.6  # in a word's similarity: the share of letters (the rest: its outline)
     spot_scale: float = 6.0  # spotting score per letter -> similarity: 1 + score / spot_scale
     spot_cap: float = 0.9  # a spotted name's similarity never reaches a name read

@@ -97,6 +97,16 @@ class RequestNames:
         return self._names
 
 
+async def warm_up(ctx: ToolContext) -> None:
+    """What a process's first photo would otherwise wait for (2-4 s), done ahead: the text models loaded and
+    run once, the reference images' index, the catalog's names for spotting and its search index."""
+    await run_cpu(pipeline.warm)
+    async with ctx.transaction() as s:
+        await _reference_index(ctx, s)
+        await RequestNames(ctx).get(s)
+    await catalog_index(ctx)
+
+
 async def match_readings(ctx: ToolContext, readings: list[pipeline.Reading], segment_id,
                          until: float | None = None) -> list[Detection | None]:
     """Every card located in a photo matched to the catalog, ``CARDS_AT_ONCE`` at a time, each in a

@@ -41,6 +41,7 @@ class Reading:
     # the first read's lines as the text detector cut them (BGR, before the angle classifier turned any):
     # for spotting catalog names in them (``identification.closer``)
     line_crops: list[np.ndarray] = field(default_factory=list)
+    read_s: float = 0.0  # seconds its first read took (straightened, read, features): a yardstick for closer reads
 
 
 @dataclass
@@ -320,8 +321,9 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
     t1 = time.perf_counter()
     found = detect.locate(rgb, max_objects=max_objects)
     t2 = time.perf_counter()
-    readings = []
+    readings: list[Reading] = []
     for f in settle(rgb, found):
+        began = time.perf_counter()
         if f.kind == "slab" or f.label_end is not None:
             # a card window nested where a slab holds it makes a slab even when perspective gave
             # the outline a card's proportions
@@ -332,7 +334,7 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                 crop = detect.straighten(rgb, f.quad, "card")
                 lines, feats = read_card(crop, with_ocr=with_ocr)
                 readings.append(Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines,
-                                        features=feats, serials=serials(lines)))
+                                        features=feats, serials=serials(lines), read_s=time.perf_counter() - began))
                 continue
             r = Reading(quad=f.quad, kind="slab", detect_score=f.score, crop=window, lines=lines, features=feats,
                         label=label, slab_crop=slab)
@@ -346,7 +348,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                 slab = detect.straighten(rgb, f.quad, "slab")
                 label, window, lines, feats = read_slab(slab, with_ocr=with_ocr, label_end=end)
                 readings.append(Reading(quad=f.quad, kind="slab", detect_score=f.score, crop=window, lines=lines,
-                                        features=feats, label=label, slab_crop=slab, serials=serials(lines)))
+                                        features=feats, label=label, slab_crop=slab, serials=serials(lines),
+                                        read_s=time.perf_counter() - began))
                 continue
             lines = [t for t, _, _ in found_lines]
             feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
@@ -357,10 +360,20 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
                 r.kind, r.label = "slab", label
                 r.lines = without_grade(lines, label)
         r.serials = serials(r.lines)
+        r.read_s = time.perf_counter() - began
         readings.append(r)
     t3 = time.perf_counter()
     return Analysis(width=rgb.shape[1], height=rgb.shape[0], readings=readings,
                     timings={"decode": t1 - t0, "locate": t2 - t1, "read": t3 - t2})
+
+
+def warm() -> None:
+    """Load the text models and run each once (a card with a line of print, read as ``analyse`` reads one):
+    the first read in a process otherwise pays 2-3 s for loading them and for onnxruntime's first runs."""
+    card = np.full((350, 250, 3), 235, np.uint8)
+    cv2.putText(card, "Card 12", (30, 300), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2)
+    _ocr_lines(card, crops=[], turned=[])
+    ocr.recognise([np.ascontiguousarray(card[280:310, 20:200, ::-1])])
 
 
 def locate_only(data: bytes) -> tuple[np.ndarray, list[detect.Found]]:

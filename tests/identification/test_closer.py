@@ -28,6 +28,9 @@ class Names:
     def folded_in(self, lines):
         return []
 
+    def near_in(self, lines):
+        return []
+
 
 class Lookup:
     async def by_names(self, names):
@@ -78,3 +81,31 @@ async def test_a_closer_read_that_would_end_past_the_answer_time_does_not_start(
     ran.clear()
     await closer.escalate(e, None, steps=(step(0.3), step(0.3)))
     assert ran == [0.3, 0.3]  # no budget: every step
+
+
+async def test_a_step_that_took_several_first_reads_does_not_start_where_it_would_end_past_the_answer_time(
+        monkeypatch):
+    # a closer read took 4x its card's first read: on a card whose first read took 0.1 s it is expected to
+    # take 0.4 s, so with 0.3 s left (budget + overrun_s) it does not start, whatever the step before took
+    import asyncio
+    import time
+
+    monkeypatch.setattr(closer, "_RELATIVE", {})
+    ran: list[str] = []
+
+    async def quick(e):
+        ran.append("quick")
+
+    async def slow(e):
+        ran.append("slow")
+        await asyncio.sleep(0.2)
+
+    reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0,
+                               crop=np.zeros((70, 50, 3), np.uint8), lines=[], read_s=0.05)
+    e = closer.Escalation(reading, evidence([]), {}, Lookup(), None)
+    await closer.escalate(e, None, steps=(quick, slow))
+    assert ran == ["quick", "slow"] and closer._RELATIVE["slow"] >= 3.5
+    ran.clear()
+    reading.read_s = 0.1
+    await closer.escalate(e, time.perf_counter() + 0.3 - THRESHOLDS.overrun_s, steps=(quick, slow))
+    assert ran == ["quick"]

@@ -133,3 +133,15 @@ def test_a_picture_ahead_of_its_namesakes_pictures_tells_the_card_once_the_name_
     visual = {holo["card"].id: 0.42, holo2["card"].id: 0.3, base["card"].id: 0.2}
     m = decide(evidence(["Ray Bourque", "1996"]), cands, visual)
     assert m is not None and m.best is holo and m.tier != "High"
+
+
+def test_a_name_found_only_by_its_letter_pairs_is_a_guess_never_high():
+    # a 85 % re-save of Brett Hull's hologram: "Klue Seat" found Kyle Seager by the letter pairs they share,
+    # and the "11" read beside it had made him High
+    seager = _row("Kyle Seager", "11", "2018 Donruss Baseball", "Retro 1984 Signatures", "2018")
+    lines = ["11", "HeB-01", "Beest Iull", "Klue Seat"]
+    cands = {seager["card"].id: seager}
+    m = decide(evidence(lines), cands, {})
+    assert m is not None and m.tier == "High"  # as any name the lookups had found
+    m = decide(evidence(lines).with_near({"Kyle Seager"}), cands, {})
+    assert m is not None and m.best is seager and m.tier == "Low"

@@ -73,3 +73,13 @@ def test_frames_keep_only_the_classes_asked_for_and_each_frames_best():
         assert text == ocr.decode(probs)[0]
         assert small.shape == (probs.shape[0], len(classes) + 1)
         assert np.allclose(small[:, :-1], probs[:, classes]) and np.allclose(small[:, -1], probs.max(axis=1))
+
+
+def test_warming_loads_every_text_model_before_the_first_photo(monkeypatch):
+    # rapidocr loads each model at its first use: 2-3 s the first upload of a process paid on its own
+    from vision import pipeline
+
+    monkeypatch.setattr(ocr, "_ENGINE", None)
+    pipeline.warm()
+    eng = ocr.engine()
+    assert all(m is not None for m in (eng.text_det, eng.text_cls, eng.text_rec))
