@@ -139,7 +139,9 @@ def encoder() -> Encoder | None:
             try:
                 import torch
 
-                torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+                # one thread: a question is one short sentence, too small to split, and a second thread's
+                # spin-waiting cost 13x the CPU per encode on a busy 2-core machine (figures: docs/agent.md)
+                torch.set_num_threads(1)
                 from transformers.utils import logging as hf_logging
 
                 hf_logging.set_verbosity_error()

@@ -10,6 +10,7 @@ name, never a player's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -130,28 +131,50 @@ SPELLINGS = {"lite": "light", "nite": "night", "zard": "charizard", "zards": "ch
 
 
 @lru_cache(maxsize=1)
-def _nicknames() -> tuple[re.Pattern[str], dict[str, str]]:
-    """``nicknames.txt``: one pattern for every nickname (words joined by a space, a hyphen or nothing)."""
+def _nicknames() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]:
+    """``nicknames.txt``: one pattern for every nickname (words joined by a space, a hyphen or nothing),
+    and one for the everyday phrases ("~="), read as a name only beside a year or a brand."""
     table: dict[str, str] = {}
+    guarded: dict[str, str] = {}
     for line in (Path(__file__).with_name("nicknames.txt")).read_text(encoding="utf-8").splitlines():
         line = re.split(r"\s{2,}#", line, maxsplit=1)[0]   # the source follows two spaces and a "#"
-        if "=" in line and not line.startswith("#"):
+        if "~=" in line and not line.startswith("#"):
+            nick, name = (x.strip() for x in line.split("~=", 1))
+            guarded[nick.lower()] = name   # "the kid": "the" is part of it
+        elif "=" in line and not line.startswith("#"):
             nick, name = (x.strip() for x in line.split("=", 1))
             table[re.sub(r"^the\s+", "", nick.lower())] = name
-    words = sorted(table, key=len, reverse=True)
-    alts = "|".join(r"\.?[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", n)) for n in words)
-    return re.compile(rf"(?<![\w-])(?:the\s+)?({alts})\.?(?![\w-])", re.I), table
+    return _nick_pattern(table, r"(?:the\s+)?"), table, _nick_pattern(guarded, ""), guarded
+
+
+def _nick_pattern(table: dict[str, str], lead: str) -> re.Pattern[str]:
+    words = sorted(table, key=len, reverse=True) or ["(?!)"]
+    alts = "|".join(r"\.?[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", n)) if n != "(?!)" else n
+                    for n in words)
+    # a possessive is dropped with it: "the big unit's rookie" is Randy Johnson's
+    return re.compile(rf"(?<![\w-]){lead}({alts})\.?(?:['\u2019]s\b)?(?![\w-])", re.I)
+
+
+# a year ("89", "'92", "1989"), a brand or "rookie" right beside an everyday phrase that is a collector's
+# nickname ("prime time's 89 topps traded"): the phrase names the player
+_CARD_CONTEXT = re.compile(r"(?<![\w#/$.])(?:19|20)\d\d\b|(?<![\w#/$.])['\u2019]\d\d\b|\b(?:rookie|rc)\b|\b("
+                           + "|".join(sorted(BRANDS)) + r")\b", re.I)
 
 
 def nicknamed(text: str) -> str:
     """A collector's nickname for a player or card written as the catalog's name ("a-rod": Alex Rodriguez)."""
-    pattern, table = _nicknames()
+    pattern, table, guarded_pattern, guarded = _nicknames()
 
-    def name(m: re.Match[str]) -> str:
-        key = re.sub(r"[\s.-]+", "", m.group(1).lower())
-        return next((v for k, v in table.items() if re.sub(r"[\s-]+", "", k) == key), m.group(0))
+    def _name(tab: dict[str, str], near: bool = False) -> Callable[[re.Match[str]], str]:
+        def name(m: re.Match[str]) -> str:
+            if near and not _CARD_CONTEXT.search(m.string[max(0, m.start() - 10):m.end() + 10]):
+                return m.group(0)
+            key = re.sub(r"[\s.-]+", "", m.group(1).lower())
+            return next((v for k, v in tab.items() if re.sub(r"[\s-]+", "", k) == key), m.group(0))
+        return name
 
-    return pattern.sub(name, text)
+    text = pattern.sub(_name(table), text)
+    return guarded_pattern.sub(_name(guarded, near=True), text) if guarded else text
 
 
 def fold(text: str) -> str:

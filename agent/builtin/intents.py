@@ -243,6 +243,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
                      r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
+                     r"\bpass (it |this |that )?(on|along) to (the|your|ur) (team|devs?|developers|staff)\b|"
                      r"^\s*(suggestion|idea|request)s? (for|to) (the|your) (team|devs?|developers|app)\b|"
                      # reporting wrong or missing data, in the collector's words
                      r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
@@ -288,11 +289,11 @@ def classify(text: str) -> tuple[Intent | None, float]:
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
     if intent is not None and intent.name == "wantlist_add" and (
             not (ADD_VERBS.search(low) or LIST_ENTRY.match(low) or ONTO_LIST.search(low)) or
-            ASKS_LIST.match(low) or "already" in low):
+            ASKS_LIST.match(low) or "already" in low or ASKS_IF_ON.search(low)):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
     elif intent is not None and intent.name == "wantlist" and _names_left(text) and (
             LIST_ENTRY.match(low) or not ASKS_LIST.match(low) and not ASKS_ANYWHERE.search(low)
-            and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
+            and not ASKS_IF_ON.search(low) and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
         # a list heading and a card after it, or a card "onto the want list pls": an entry to add
         intent = BY_NAME["wantlist_add"]
     if intent is not None and intent.name == "price_compare" and not _two_sides(low):
@@ -301,6 +302,15 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = _best_of(text, [i.name for i in INTENTS if i.steps and i.name != "price_compare"]) or intent
     if intent is not None and intent.name in ("set_facts", "catalog_stats") and MINE.search(low):
         intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # about my cards
+    if (intent is None or intent.name in ("details", "find", "price", "unknown")) and MINE.search(low) and \
+            TOP_VALUE.search(low):
+        intent = BY_NAME["collection_best"]   # "which one card of mine do i grab (value wise)"
+    if intent is not None and intent.name in ("find", "details", "collection_cards") and NOT_OWNED.search(low):
+        intent = BY_NAME["set_missing"]   # "give me some 1989 upper deck cards i don't have yet"
+    if intent is not None and intent.name == "trend" and PAID.search(low):
+        intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
+    if intent is not None and intent.collection and MARKED_WANTED.search(low):
+        intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
     if intent is not None and intent.name == "owns" and not re.search(
             r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
         intent = None   # "order me a pizza": nothing about owning
@@ -324,12 +334,24 @@ def _best_of(text: str, names: list[str]) -> Intent | None:
 
 # the asker's own cards: a catalog-wide fact is never what is asked
 MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binders?|stuff|copies|copy|slabs)\b|"
+                  r"\b(card|cards|one|ones) of mine\b|"
                   r"\bi (have|own|got|collect)\b|\bi'?ve got\b|\bdo i (have|own)\b|\b(am i|i'?m) missing\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
 LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list)\b")
+TOP_VALUE = re.compile(r"\b(most|biggest|top|highest|priciest)\b[\w\s]{0,20}\b(value|valuable|worth|expensive|money)\b|"
+                       r"\bvalue[- ]?wise\b|\bworth the most\b")
+NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
+                       r"\bnot in my (collection|pc|binders?)\b|\bi (still )?need\b")
+PAID = re.compile(r"\bsince i (bought|got|paid for|picked up|grabbed|purchased)\b|\b(than|from|vs|versus) (what )?i paid\b|"
+                  r"\bfrom my (buy|purchase)\b|\bmy (buy|purchase) price\b")
+# asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
+# wishlist or no"): a question, never an add
+ASKS_IF_ON = re.compile(r"[,;:\-]\s*(did|is|was|has|have)\b|\bor (no|not|nah|nope)\b|\bmake it (on|onto|to|in)\b")
+MARKED_WANTED = re.compile(r"\b(marked|listed|flagged|tagged|saved|down) as (a |an )?(want|wish|need)|"
+                           r"\bon my (want ?list|wish ?list|wants|list of wants)\b")
 # a question about the list, not a request to change it ("which cards did i put on my wants")
 ASKS_LIST = re.compile(r"^\s*(did|do|does|have|has|is|was|are|were|what|what's|whats|which|how|show|when|who)\b")
 ASKS_ANYWHERE = re.compile(r"\?|\b(what|what's|whats|which|how|or not|remind|show|already|should)\b")
@@ -398,6 +420,14 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if reading.grade and intent is not None and intent.name in ("set_facts", "details", "find", "catalog_stats") and \
             re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b", low):
         return BY_NAME["population"], confidence
+    # a grading family about a card named with its year or number ("how many joba chamberlain 2008 topps 596
+    # has psa slabbed", "what does a beckett 9.5 tillero 2025 bowman auto go for"): that card's figures
+    if intent is not None and intent.name == "grades" and (reading.years or reading.number) and [
+            w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
+        if re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b|\bslabbed\b|\bgraded\b", low):
+            return BY_NAME["population"], confidence
+        if VALUE_ASKED.search(low):
+            return BY_NAME["price"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):

@@ -59,9 +59,10 @@ class Entities:
 def parse(text: str, history: list[str] | None = None, last_answer: str = "") -> Entities:
     r = read(text)
     e = Entities(r, text)
-    g = re.search(r"\b(?:by|per|across|each)\s+(\w+)", text, re.I)
-    if g and g.group(1).lower() in _GROUP:
-        e.group_by = _GROUP[g.group(1).lower()]
+    for g in re.finditer(r"\b(?:by|per|across|each|every|between|among|into)\s+(?:the\s+|their\s+)?(\w+)", text, re.I):
+        if g.group(1).lower() in _GROUP:   # "split between brands", "per player", "by grade"
+            e.group_by = _GROUP[g.group(1).lower()]
+            break
     if history:
         e.reply = bool(ASKED_WHICH.search(last_answer or ""))
         # no words that could name a card: the card is the one the conversation is about

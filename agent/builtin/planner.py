@@ -16,7 +16,7 @@ from agent.builtin.conversation import Conversation
 from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
 from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
@@ -42,9 +42,49 @@ ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme
                      r"\s*[.!?]*\s*$", re.I)
 
 
+# a sentence's end: ". ", "! ", "? " or "; " before more words ("popcorn's ready. how much is my pc worth")
+SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)", re.I)
+ABBREVIATIONS = {"jr", "sr", "mr", "mrs", "ms", "dr", "st", "vs", "no", "mt", "ft", "pt", "vol", "bros"}
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` split at sentence ends, never after an abbreviation ("griffey jr. 1989", "mr. mint")."""
+    parts, start = [], 0
+    for m in SENTENCE_END.finditer(text):
+        before = re.findall(r"[A-Za-z]+", text[start:m.start()])
+        if before and before[-1].lower() in ABBREVIATIONS and "." in m.group(0):
+            continue
+        parts.append(text[start:m.start()])
+        start = m.end()
+    return parts + [text[start:]]
+
+
+def asked_part(question: str) -> str:
+    """The question without leading small talk: sentences before the last that state nothing a card is
+    read by (no year, number, grade, brand or release word) are chatter ("thinking of a switch from
+    baseball to pokemon. is the base set mewtwo on my want list?"), and their everyday words that are
+    also card names ("switch", "cotton candy", "mount everest") are not what is asked about."""
+    parts = _sentences(question.strip())
+    if len(parts) < 2:
+        return question
+    last = parts[-1]
+    if len(re.findall(r"[A-Za-z0-9']+", last)) < 3 or re.search(
+            r"\b(it|its|that|this|those|these|them|he|she|his|her|one)\b", last, re.I):
+        return question   # "what's it worth?": the card is in the sentences before
+    for lead in parts[:-1]:
+        r = read(lead)
+        if r.years or r.number or r.grade or r.company or r.segment or \
+                any((fold(w) in BRANDS or fold(w) in DOMAIN_WORDS) and fold(w) not in SEGMENT_WORDS for _, w in r.tokens):
+            return question   # "looking at 1986 fleer. is the jordan rookie in my pc": the lead scopes it
+    return last
+
+
 def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
         conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
+    focus = asked_part(conv.question)
+    if focus != conv.question and classify(conv.question)[0] not in (BY_NAME["feedback"],):
+        conv = replace(conv, question=focus)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
@@ -58,6 +98,10 @@ def understand(conv: Conversation) -> State:
         if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and \
+            ent.group_by and ent.group_by != "release" or intent is not None and intent.name in (
+            "collection_value", "collection_count") and ent.group_by:
+        intent = BY_NAME["breakdown"]   # "value of my collection per player": its value, grouped
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
         intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
     if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
@@ -67,7 +111,9 @@ def understand(conv: Conversation) -> State:
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
-    if intent is not None and intent.name == "grades" and not ent.company:
+    if intent is not None and intent.name == "grades" and OTHER_COMPANIES.search(conv.question):
+        ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
+    elif intent is not None and intent.name == "grades" and not ent.company:
         for q in reversed(conv.history):
             older = parse(q)
             if older.company:
@@ -94,6 +140,10 @@ def understand(conv: Conversation) -> State:
         earlier = _previous_intent(conv.history)
         if earlier is not None and earlier.name in ("wantlist", "wantlist_add"):
             intent = BY_NAME["wantlist_add"]   # "add blastoise to it" after reading the want list
+    if intent is not None and intent.name == "price_compare" and not PRICE_ASKED.search(conv.question) and (
+            _everyday_words_only(conv.question) or re.search(r"\bmore (?!valuable|expensive|pricey)[a-z]{4,}", conv.question, re.I)
+            and not (ent.years or ent.number or ent.grade or ent.company)):
+        intent = BY_NAME["unknown"]   # "is vanilla or chocolate ice cream more popular": no card, no value asked
     st = State(intent, ent, conv, confidence)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
@@ -106,8 +156,13 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+OTHER_COMPANIES = re.compile(r"\b(who|which|what)( else| other)? (grades|slabs|grading (compan|services?))|"
+                             r"\b(besides|other than|apart from|except|aside from)\b.*\b(who|which|what|any)\b|"
+                             r"\b(other|more) (grading )?(companies|graders|services)\b", re.I)
+PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|costs|pricier|expensive|cheaper|sells?|"
+                         r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
 ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
-LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population"}
+LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
 
 
 def _everyday_words_only(text: str) -> bool:
@@ -496,10 +551,21 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
         if step.result_key == "link" and st.tentative and not _confident_link(
                 result, whole=classifier.bare_name(st.conv.question) or (
                     not st.guessed and not _everyday_words_only(st.conv.question))):
-            return answers.unanswerable(st)
+            # "tiger woods upper deck rookie value": a card asked for by a name the catalog lacks
+            return answers.not_found(st) if _asks_a_card(st) else answers.unanswerable(st)
         return None
     pending.append((tool, args))
     return None
+
+
+def _asks_a_card(st: State) -> bool:
+    """A year, a brand or an attribute (rookie, auto) beside two words that are no family's words: a card
+    is asked for by a name ("justin jefferson prizm rookie price"), not everyday talk."""
+    r = st.ent.reading
+    if not (r.years or r.attributes or any(fold(w) in BRANDS and fold(w) not in SEGMENT_WORDS for _, w in r.tokens)):
+        return False
+    vocab = classifier.vocabulary()
+    return any(len([w for w in run if fold(w) not in vocab and fold(w) not in BRANDS]) >= 2 for run in runs(r))
 
 
 def _confident_link(link: Any, whole: bool = True) -> bool:
