@@ -157,7 +157,7 @@ def _nick_pattern(table: dict[str, str], lead: str) -> re.Pattern[str]:
 
 # a year ("89", "'92", "1989"), a brand or "rookie" right beside an everyday phrase that is a collector's
 # nickname ("prime time's 89 topps traded"): the phrase names the player
-_CARD_CONTEXT = re.compile(r"(?<![\w#/$.])(?:19|20)\d\d\b|(?<![\w#/$.])['\u2019]\d\d\b|\b(?:rookie|rc)\b|\b("
+_CARD_CONTEXT = re.compile(r"(?<![\w#/$.])(?:19|20)\d\d\b|(?<![\w#/$.])\d\d\s*[-/]\s*\d\d\b|(?<![\w#/$.])['\u2019]\d\d\b|\b(?:rookie|rc)\b|\b("
                            + "|".join(sorted(BRANDS)) + r")\b", re.I)
 
 

@@ -307,6 +307,10 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["collection_best"]   # "which one card of mine do i grab (value wise)"
     if intent is not None and intent.name in ("find", "details", "collection_cards") and NOT_OWNED.search(low):
         intent = BY_NAME["set_missing"]   # "give me some 1989 upper deck cards i don't have yet"
+    if intent is not None and intent.name in ("find", "details") and re.search(r"\bon my list\b", low):
+        intent = BY_NAME["wantlist"]   # "is venusaur 15 from base set on my list"
+    if intent is not None and not intent.collection and WHOLE_COLLECTION.search(low):
+        intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # "cash for my whole collection"
     if intent is not None and intent.name == "trend" and PAID.search(low):
         intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
     if intent is not None and intent.collection and MARKED_WANTED.search(low):
@@ -345,7 +349,9 @@ TOP_VALUE = re.compile(r"\b(most|biggest|top|highest|priciest)\b[\w\s]{0,20}\b(v
                        r"\bvalue[- ]?wise\b|\bworth the most\b")
 NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
                        r"\bnot in my (collection|pc|binders?)\b|\bi (still )?need\b")
-PAID = re.compile(r"\bsince i (bought|got|paid for|picked up|grabbed|purchased)\b|\b(than|from|vs|versus) (what )?i paid\b|"
+WHOLE_COLLECTION = re.compile(r"\b(my|the) (whole|entire|full|complete) (collection|pc|binder|stash)\b|"
+                              r"\ball (of )?my (cards|collection|pc)\b")
+PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired)\b|\b(than|from|vs|versus) (what )?i paid\b|"
                   r"\bfrom my (buy|purchase)\b|\bmy (buy|purchase) price\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add
@@ -426,7 +432,7 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
         if re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b|\bslabbed\b|\bgraded\b", low):
             return BY_NAME["population"], confidence
-        if VALUE_ASKED.search(low):
+        if VALUE_ASKED.search(low) or re.search(r"\bhow much\b", low):
             return BY_NAME["price"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, Reading, fold, read, runs
+from tools._linking import ATTRIBUTES, BRANDS, DOMAIN_WORDS, NEVER_NAMES, Reading, fold, read, runs
 
 FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
           "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version",
@@ -59,7 +59,11 @@ class Entities:
 def parse(text: str, history: list[str] | None = None, last_answer: str = "") -> Entities:
     r = read(text)
     e = Entities(r, text)
-    for g in re.finditer(r"\b(?:by|per|across|each|every|between|among|into)\s+(?:the\s+|their\s+)?(\w+)", text, re.I):
+    whole = re.search(r"\b(which|what|all (the|my))\s+(players|characters|years|brands|manufacturers|grades|sets|releases)\b|"
+                      r"\b(graded|raw)\s+(vs\.?|versus|or|and)\s+(graded|raw)\b|\b(vs\.?|versus|or)\s+raw\b", text, re.I)
+    if whole:   # "which players are in my collection", "psa 9 vs psa 8 vs raw": grouped so
+        e.group_by = _GROUP.get((whole.group(3) or "").lower(), "grade")
+    for g in [] if e.group_by else re.finditer(r"\b(?:by|per|across|each|every|between|among|into)\s+(?:the\s+|their\s+)?(\w+)", text, re.I):
         if g.group(1).lower() in _GROUP:   # "split between brands", "per player", "by grade"
             e.group_by = _GROUP[g.group(1).lower()]
             break
@@ -105,9 +109,14 @@ def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
         reply = e.text
         number = listed_number(last_answer, e.ordinal) if e.ordinal and not e.number else \
             listed_by_words(last_answer, e.text) if not e.number else None
+        asked = history[-1]
         if number:
             reply = f"#{number}"
-        return f"{history[-1]} {reply}"[:500]
+            # the card picked from our list by its number: "rookie" or "auto" asked first no longer filters
+            # (the catalog may not mark the card the list offered as one)
+            asked = re.sub(r"\b(" + "|".join(map(re.escape, sorted(ATTRIBUTES, key=len, reverse=True))) + r")\b",
+                           " ", asked, flags=re.I)
+        return f"{asked} {reply}"[:500]
     return e.text[:500]
 
 

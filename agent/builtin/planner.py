@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
+from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, Intent, Step, classify, grading_only
 from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
@@ -47,6 +47,10 @@ SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)", re.I)
 ABBREVIATIONS = {"jr", "sr", "mr", "mrs", "ms", "dr", "st", "vs", "no", "mt", "ft", "pt", "vol", "bros"}
 
 
+ASKING = re.compile(r"^\s*(what|what's|whats|which|who|how|is|are|do|does|did|can|could|should|when|where|why|"
+                    r"show|list|find|give|tell)\b", re.I)
+
+
 def _sentences(text: str) -> list[str]:
     """``text`` split at sentence ends, never after an abbreviation ("griffey jr. 1989", "mr. mint")."""
     parts, start = [], 0
@@ -54,7 +58,7 @@ def _sentences(text: str) -> list[str]:
         before = re.findall(r"[A-Za-z]+", text[start:m.start()])
         if before and before[-1].lower() in ABBREVIATIONS and "." in m.group(0):
             continue
-        parts.append(text[start:m.start()])
+        parts.append(text[start:m.end()].strip())
         start = m.end()
     return parts + [text[start:]]
 
@@ -72,6 +76,8 @@ def asked_part(question: str) -> str:
             r"\b(it|its|that|this|those|these|them|he|she|his|her|one)\b", last, re.I):
         return question   # "what's it worth?": the card is in the sentences before
     for lead in parts[:-1]:
+        if lead.rstrip().endswith("?") or ASKING.match(lead) or classifier.bare_name(lead):
+            return question   # "who grades cards? list them", "lugia neo genesis... on my list?": not small talk
         r = read(lead)
         if r.years or r.number or r.grade or r.company or r.segment or \
                 any((fold(w) in BRANDS or fold(w) in DOMAIN_WORDS) and fold(w) not in SEGMENT_WORDS for _, w in r.tokens):
@@ -98,9 +104,10 @@ def understand(conv: Conversation) -> State:
         if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
-    if intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and \
-            ent.group_by and ent.group_by != "release" or intent is not None and intent.name in (
-            "collection_value", "collection_count") and ent.group_by:
+    if ent.group_by and (intent is None or intent.name not in ("breakdown", "set_progress", "set_missing")) and (
+            intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and
+            ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
+            or MINE.search(conv.question.lower())):
         intent = BY_NAME["breakdown"]   # "value of my collection per player": its value, grouped
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
         intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
@@ -156,8 +163,8 @@ def understand(conv: Conversation) -> State:
     return st
 
 
-OTHER_COMPANIES = re.compile(r"\b(who|which|what)( else| other)? (grades|slabs|grading (compan|services?))|"
-                             r"\b(besides|other than|apart from|except|aside from)\b.*\b(who|which|what|any)\b|"
+OTHER_COMPANIES = re.compile(r"\bwho (else )?(grades|slabs)\b|\b(which|what) (other |else )?(grading )?(compan|services?\b|graders)|"
+                             r"\b(besides|other than|apart from|aside from)\b.*\b(who|which|what|any)\b|"
                              r"\b(other|more) (grading )?(companies|graders|services)\b", re.I)
 PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|costs|pricier|expensive|cheaper|sells?|"
                          r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
