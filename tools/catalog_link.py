@@ -309,8 +309,33 @@ def _named_with_numbers(index: Any, reading: Reading, segment: str | None) -> li
     return found
 
 
+# question words that are also first names ("will clark"): a name only with the word after them
+FIRST_NAME_WORDS = {"will"}
+
+
+def _first_name_words(index: Any, reading: Reading, segment: str | None) -> list[LinkedEntity]:
+    """"will clark fleer update rookie": a question word and the word after it that are together a
+    player's whole name are that name."""
+    found: list[LinkedEntity] = []
+    toks = reading.tokens
+    for k in range(len(toks) - 1):
+        (p1, w1), (p2, w2) = toks[k], toks[k + 1]
+        if fold(w1) not in FIRST_NAME_WORDS or fold(w2) in NEVER_NAMES or reading.text[p1 + len(w1):p2].strip():
+            continue
+        phrase = f"{w1} {w2}"
+        hits = [h for h in index.names(phrase, kinds=("name",), limit=3) if h.exact
+                and (segment is None or h.segment in (None, segment))]
+        if hits:
+            found.append(_entity(hits[0], [w1, w2]))
+            reading.tokens = [t for t in reading.tokens if t[0] not in (p1, p2)]
+            reading.named.append((p1, p2 + len(w2)))
+            break
+    return found
+
+
 def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[LinkedEntity], list[str]]:
     entities: list[LinkedEntity] = _named_with_numbers(index, reading, segment)
+    entities += _first_name_words(index, reading, segment)
     entities += _named_with_question_words(index, reading, segment)
     _drop_verbs(reading)
     unlinked: list[str] = []

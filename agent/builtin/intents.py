@@ -260,7 +260,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"\b(needs?|ought) to be (fixed|corrected|updated)\b|\bshould (say|read)\b|"
                      r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
                      r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
-        ("random", r"\brandom\b|\bsurprise me\b"),
+        ("random", r"\brandom\b|\bsurprise me\b|\broll the dice\b|"
+                   r"\b(pull|grab|pick|draw) (me )?(a|one|any) (card )?(from|out of)\b"),
         ("set_missing", r"\b(what|which)( cards)? (am i|i'?m|do i still need|do i need)\b.*\b(missing|need)\b.*\b(from|in|for|of)\b|"
                         r"\b(am i|i'?m) missing (from|in|for)\b"),
         ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
@@ -307,6 +308,11 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["collection_best"]   # "which one card of mine do i grab (value wise)"
     if intent is not None and intent.name in ("find", "details", "collection_cards") and NOT_OWNED.search(low):
         intent = BY_NAME["set_missing"]   # "give me some 1989 upper deck cards i don't have yet"
+    if intent is not None and intent.name == "price" and re.search(r"\bhow much of\b", low) and MINE.search(low):
+        intent = _best_of(text, ["set_progress", "set_missing", "collection_count"]) or intent   # "how much of X have i got"
+    if intent is not None and intent.name in ("price", "details", "find", "grades") and \
+            re.search(r"\b(qualified|qualifiers?|pop counts?|counts)\b", low) and read(text).grade:
+        intent = BY_NAME["population"]   # "psa 7 X, plain vs qualified counts?"
     if intent is not None and intent.name in ("find", "details") and re.search(r"\bon my list\b", low):
         intent = BY_NAME["wantlist"]   # "is venusaur 15 from base set on my list"
     if intent is not None and not intent.collection and WHOLE_COLLECTION.search(low):
@@ -347,7 +353,8 @@ LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list)\b")
 TOP_VALUE = re.compile(r"\b(most|biggest|top|highest|priciest)\b[\w\s]{0,20}\b(value|valuable|worth|expensive|money)\b|"
                        r"\bvalue[- ]?wise\b|\bworth the most\b")
-NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
+NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (i )?(have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
+                       r"\bdo i not (have|own)\b|\bhaven'?t i got\b|"
                        r"\bnot in my (collection|pc|binders?)\b|\bi (still )?need\b")
 WHOLE_COLLECTION = re.compile(r"\b(my|the) (whole|entire|full|complete) (collection|pc|binder|stash)\b|"
                               r"\ball (of )?my (cards|collection|pc)\b")
@@ -389,6 +396,9 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if re.search(r"\bwho (can|should|do|could) i send\b.*\b(grad|slab)|\bwhere (can|should|do) i (send|get)\b.*\b(grad|slab)",
+                 text, re.I):
+        return BY_NAME["grades"], 0.9   # "who can i send my cards to for slabbing": the grading companies
     if re.search(r"\bgrad(ing|ers?) (compan|services?|outfits?|houses?|firms?)|\bwho (grades|slabs)\b", text, re.I) and \
             not [w for w in _names_left(text) if w.lower() not in classifier.vocabulary() and not classifier.everyday(w)]:
         return BY_NAME["grades"], 0.9   # "which grading services do you know about"

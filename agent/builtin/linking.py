@@ -111,13 +111,28 @@ def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
             listed_by_words(last_answer, e.text) if not e.number else None
         asked = history[-1]
         if number:
-            reply = f"#{number}"
-            # the card picked from our list by its number: "rookie" or "auto" asked first no longer filters
-            # (the catalog may not mark the card the list offered as one)
-            asked = re.sub(r"\b(" + "|".join(map(re.escape, sorted(ATTRIBUTES, key=len, reverse=True))) + r")\b",
-                           " ", asked, flags=re.I)
+            # the card picked from our list by its number, with the words the list gave it ("1987 Fleer Update");
+            # "rookie" or "auto" asked first no longer filters (the catalog may not mark the listed card so)
+            reply = f"{_listed_words(last_answer, number)} #{number}"
+            asked = _ATTRIBUTE_WORDS.sub(" ", asked)
         return f"{asked} {reply}"[:500]
     return e.text[:500]
+
+
+_ATTRIBUTE_WORDS = re.compile(r"\b(" + "|".join(map(re.escape, sorted(ATTRIBUTES, key=len, reverse=True))) + r")\b",
+                              re.I)
+
+
+def _listed_words(answer: str, number: str) -> str:
+    """The words our list wrote just before ``#number`` ("... and 1987 Fleer Update Baseball #U-68"): up to
+    six, back to the card listed before it, without attribute words."""
+    at = (answer or "").find(f"#{number}")
+    if at < 0:
+        return ""
+    before = re.split(r"#[A-Za-z0-9-]+|[:;]|\d+\.\s", answer[:at])[-1]
+    words = [w for w in re.findall(r"[A-Za-z0-9'&.-]+", _ATTRIBUTE_WORDS.sub(" ", before)) if w.lower() not in
+             ("and", "or", "the", "a", "his", "her", "cards", "card", "here", "has", "have")]
+    return " ".join(words[-6:])
 
 
 def link_history(e: Entities, history: list[str]) -> list[str] | None:

@@ -56,7 +56,7 @@ def _sentences(text: str) -> list[str]:
     parts, start = [], 0
     for m in SENTENCE_END.finditer(text):
         before = re.findall(r"[A-Za-z]+", text[start:m.start()])
-        if before and before[-1].lower() in ABBREVIATIONS and "." in m.group(0):
+        if before and (before[-1].lower() in ABBREVIATIONS or len(before[-1]) == 1) and "." in m.group(0):
             continue
         parts.append(text[start:m.end()].strip())
         start = m.end()
@@ -109,6 +109,14 @@ def understand(conv: Conversation) -> State:
             ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
             or MINE.search(conv.question.lower())):
         intent = BY_NAME["breakdown"]   # "value of my collection per player": its value, grouped
+    if conv.history and intent is not None and intent.name in ("set_facts", "catalog_stats", "grades") and \
+            not ent.company and not ent.grade and (ent.follow_up or ELLIPSIS.match(conv.question)):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name != intent.name and (
+                earlier.collection and intent.name != "grades" and not ent.has_card_words or
+                earlier.name in ("population", "price") and intent.name == "grades"):
+            # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
+            intent = BY_NAME["collection_count"] if earlier.collection else earlier
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
         intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
     if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
@@ -135,7 +143,8 @@ def understand(conv: Conversation) -> State:
                 for _, w in ent.tokens):
         intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
     if ent.qualifier and not (ent.number or ent.year) and (intent is None or intent.name in (
-            "find", "details", "unknown", "help", "glossary", "grades")):
+            "find", "details", "unknown", "help", "glossary", "grades") or intent.name in ("price", "population") and
+            re.search(r"\bwhat('?s| is| does| do)\b|\bmeans?\b|\bstands? for\b", conv.question, re.I)):
         intent = BY_NAME["grades"]   # "what does OC mean on a psa slab": a label qualifier
         ent.reading.company = ent.company or "PSA"
     if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (

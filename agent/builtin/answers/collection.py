@@ -119,7 +119,10 @@ def named_owned(st: State) -> dict[str, Any] | None:
 def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
     from tools._linking import nicknamed
 
-    words = set(fold(nicknamed(text)).split())   # "the 84 fleer ryno": Ryne Sandberg
+    from tools._linking import SPELLINGS
+
+    # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
+    words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()]
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
