@@ -112,11 +112,8 @@ _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(so
 _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
 _NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
-# everyday words a hyphen joins ("buy-in", "add-on", "pop-up"): never a card number's parts
-_WORD_PARTS = {"buy", "add", "pop", "pay", "set", "top", "low", "high", "sign", "log", "tie", "off", "out", "up", "in",
-               "on", "way", "new", "old", "all", "eye", "one", "two", "die", "cut", "hot", "big", "pre"}
-_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-[A-Za-z]{1,4}\d{0,3}|"
-                   r"(?!(?:ex|nm|mt|vg|gd|pr|fr|re|co|pre|non|anti)-)[a-z]{2,5}-[a-z]{2,3}(?![\w-]))\b")
+# CPA-JT, GOGA-CR as typed in capitals; 76RO-JB and 76ro-jb (a digit: never a hyphenated word such as "ho-oh")
+_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-[A-Za-z]{1,4}\d{0,3})\b")
 # RBI5, TB6, H88, rr-19; 100T and 45T (Traded), never 10k or 5s
 _MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
@@ -346,10 +343,8 @@ def read(text: str) -> Reading:
             r.number = m.group(1)
             rest = _cut(rest, m)
     if r.number is None:
-        m = next((x for x in _CODE.finditer(rest) if not _SEASON.fullmatch(x.group(1)) and not (
-            x.group(1).isalpha() or re.fullmatch(r"[a-z]+-[a-z]+", x.group(1))) or not any(
-            part in NEVER_NAMES or part in _WORD_PARTS for part in x.group(1).lower().split("-"))), None)
-        if m:
+        m = _CODE.search(rest)
+        if m and not _SEASON.fullmatch(m.group(1)):
             r.number = m.group(1)
             rest = _cut(rest, m)
     if r.number is None:

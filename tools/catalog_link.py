@@ -725,7 +725,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
-    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
+    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
     ents = _weaker_readings(ents, bool(pronoun and query.history))
     if not any(e.kind == "name" and not e.alternate for e in ents) and (
             pronoun or not any(e.kind in ("release", "set") for e in ents)):

@@ -130,6 +130,7 @@ def _listed_words(answer: str, number: str) -> str:
     if at < 0:
         return ""
     before = re.split(r"#[A-Za-z0-9-]+|[:;]|\d+\.\s", answer[:at])[-1]
+    before = re.sub(r"\([^)]*\)", " ", before)   # "(double rare)" after the card listed before is that card's
     words = [w for w in re.findall(r"[A-Za-z0-9'&.-]+", _ATTRIBUTE_WORDS.sub(" ", before)) if w.lower() not in
              ("and", "or", "the", "a", "his", "her", "cards", "card", "here", "has", "have")]
     return " ".join(words[-6:])
