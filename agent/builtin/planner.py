@@ -117,6 +117,11 @@ def understand(conv: Conversation) -> State:
                 earlier.name in ("population", "price") and intent.name == "grades"):
             # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
             intent = BY_NAME["collection_count"] if earlier.collection else earlier
+    if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
+            intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.collection:
+            intent = BY_NAME["collection_best"]   # "ok which one's the best of them" after my cards
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
         intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
     if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
@@ -172,6 +177,9 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# the best of the cards the conversation is about ("which card is the biggest chunk of that")
+BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
+                     r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
 OTHER_COMPANIES = re.compile(r"\bwho (else )?(grades|slabs)\b|\b(which|what) (other |else )?(grading )?(compan|services?\b|graders)|"
                              r"\b(besides|other than|apart from|aside from)\b.*\b(who|which|what|any)\b|"
                              r"\b(other|more) (grading )?(companies|graders|services)\b", re.I)

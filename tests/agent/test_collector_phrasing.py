@@ -96,3 +96,8 @@ def test_a_number_picked_from_our_list_drops_the_rookie_asked_before():
     e: Entities = parse("the second one", [asked], answer)
     text = link_text(e, [asked], answer)
     assert "#24T" in text and "rookie" not in text
+
+
+def test_the_best_of_the_cards_talked_about_is_my_best_card():
+    st = _understand("so which card makes up the most of it", ("what is my pc worth these days",))
+    assert st.intent.name == "collection_best"
