@@ -10,6 +10,7 @@ name, never a player's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -105,11 +106,14 @@ _COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|
 _SEASON = re.compile(r"\b((?:19|20)\d\d)\s*[-/]\s*(\d\d)\b")
 _SHORT_SEASON = re.compile(r"(?<![#/\w])'?(\d\d)\s*[-/]\s*(\d\d)\b(?!\s*/)")
 _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
-_SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS)) + r")\b)", re.I)
+# "95 sp baseball": Upper Deck's SP line is a brand after a year too
+_SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS | {"sp", "spx"})) + r")\b)",
+                         re.I)
 _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
 _NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
-_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5})\b")
+# CPA-JT, GOGA-CR as typed in capitals; 76RO-JB and 76ro-jb (a digit: never a hyphenated word such as "ho-oh")
+_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-[A-Za-z]{1,4}\d{0,3})\b")
 # RBI5, TB6, H88, rr-19; 100T and 45T (Traded), never 10k or 5s
 _MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
@@ -130,28 +134,54 @@ SPELLINGS = {"lite": "light", "nite": "night", "zard": "charizard", "zards": "ch
 
 
 @lru_cache(maxsize=1)
-def _nicknames() -> tuple[re.Pattern[str], dict[str, str]]:
-    """``nicknames.txt``: one pattern for every nickname (words joined by a space, a hyphen or nothing)."""
+def _nicknames() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str], dict[str, str]]:
+    """``nicknames.txt``: one pattern for every nickname (words joined by a space, a hyphen or nothing),
+    and one for the everyday phrases ("~="), read as a name only beside a year or a brand."""
     table: dict[str, str] = {}
+    guarded: dict[str, str] = {}
     for line in (Path(__file__).with_name("nicknames.txt")).read_text(encoding="utf-8").splitlines():
         line = re.split(r"\s{2,}#", line, maxsplit=1)[0]   # the source follows two spaces and a "#"
-        if "=" in line and not line.startswith("#"):
+        if "~=" in line and not line.startswith("#"):
+            nick, name = (x.strip() for x in line.split("~=", 1))
+            guarded[nick.lower()] = name   # "the kid": "the" is part of it
+        elif "=" in line and not line.startswith("#"):
             nick, name = (x.strip() for x in line.split("=", 1))
             table[re.sub(r"^the\s+", "", nick.lower())] = name
-    words = sorted(table, key=len, reverse=True)
-    alts = "|".join(r"\.?[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", n)) for n in words)
-    return re.compile(rf"(?<![\w-])(?:the\s+)?({alts})\.?(?![\w-])", re.I), table
+    return _nick_pattern(table, r"(?:the\s+)?"), table, _nick_pattern(guarded, ""), guarded
+
+
+def _nick_pattern(table: dict[str, str], lead: str) -> re.Pattern[str]:
+    words = sorted(table, key=len, reverse=True) or ["(?!)"]
+    alts = "|".join(r"\.?[\s-]?".join(re.escape(w) for w in re.split(r"[\s-]+", n)) if n != "(?!)" else n
+                    for n in words)
+    # a possessive is dropped with it: "the big unit's rookie" is Randy Johnson's
+    return re.compile(rf"(?<![\w-]){lead}({alts})\.?(?:['\u2019]s\b)?(?![\w-])", re.I)
+
+
+# a year ("89", "'92", "1989"), a brand or "rookie" right beside an everyday phrase that is a collector's
+# nickname ("prime time's 89 topps traded"): the phrase names the player
+_CARD_CONTEXT = re.compile(r"(?<![\w#/$.])(?:19|20)\d\d\b|(?<![\w#/$.])\d\d\s*[-/]\s*\d\d\b|(?<![\w#/$.])['\u2019]\d\d\b|\b(?:rookie|rc)\b|\b("
+                           + "|".join(sorted(BRANDS)) + r")\b", re.I)
 
 
 def nicknamed(text: str) -> str:
     """A collector's nickname for a player or card written as the catalog's name ("a-rod": Alex Rodriguez)."""
-    pattern, table = _nicknames()
+    pattern, table, guarded_pattern, guarded = _nicknames()
 
-    def name(m: re.Match[str]) -> str:
-        key = re.sub(r"[\s.-]+", "", m.group(1).lower())
-        return next((v for k, v in table.items() if re.sub(r"[\s-]+", "", k) == key), m.group(0))
+    def _name(tab: dict[str, str], near: bool = False) -> Callable[[re.Match[str]], str]:
+        def name(m: re.Match[str]) -> str:
+            if near and not _CARD_CONTEXT.search(m.string[max(0, m.start() - 10):m.end() + 10]):
+                return m.group(0)
+            key = re.sub(r"[\s.-]+", "", m.group(1).lower())
+            return next((v for k, v in tab.items() if re.sub(r"[\s-]+", "", k) == key), m.group(0))
+        return name
 
-    return pattern.sub(name, text)
+    said = text
+    text = pattern.sub(_name(table), text)
+    text = guarded_pattern.sub(_name(guarded, near=True), text) if guarded else text
+    if text != said:   # "raffy palmeiro": the surname said after the nickname is said once
+        text = re.sub(r"\b(\w+)((?:[.,]? (?:jr|sr)\.?)?) \1\b", r"\1\2", text, flags=re.I)
+    return text
 
 
 def fold(text: str) -> str:

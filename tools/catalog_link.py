@@ -268,8 +268,75 @@ def _drop_verbs(reading: Reading) -> None:
     reading.tokens = keep
 
 
+def _named_with_numbers(index: Any, reading: Reading, segment: str | None) -> list[LinkedEntity]:
+    """A card whose name holds numbers ("bonds game 46 inning 6": Barry Bonds Game 46 Inning 6): name words and
+    numbers said together are read as that name when the catalog has one holding them all, before a bare
+    number is taken for the card's number."""
+    if reading.number is None or not any(w.isdigit() for _, w in
+                                         ((m.start(), m.group(0)) for m in TOKEN.finditer(reading.text))):
+        return []
+    words = [(m.start(), m.group(0).strip(".'-")) for m in TOKEN.finditer(reading.text)
+             if not any(a <= m.start() < b for a, b in reading.cuts + reading.named)]
+    stretches: list[list[tuple[int, str]]] = [[]]
+    for k, (pos, w) in enumerate(words):
+        fw = fold(w)
+        gap = reading.text[words[k - 1][0] + len(words[k - 1][1]):pos] if k else ""
+        fits = (w.isdigit() and len(w) <= 4) or (fw and fw not in NEVER_NAMES and fw not in DOMAIN_WORDS
+                                                 and fw not in BRANDS and not re.search(r"\d", w))
+        if not fits or re.search(r"[,;:?!()#/]", gap):
+            stretches.append([])
+        if fits:
+            stretches[-1].append((pos, w))
+    found: list[LinkedEntity] = []
+    for st in stretches:
+        while st and st[0][1].isdigit():
+            st = st[1:]
+        digits = [w for _, w in st if w.isdigit()]
+        if not digits or len(st) - len(digits) < 2:
+            continue
+        said = fold(" ".join(w for _, w in st)).split()
+        hits = [h for h in index.names(" ".join(said), kinds=("name",), limit=5)
+                if set(said) <= set(fold(h.name).split()) and (segment is None or h.segment in (None, segment))]
+        if not hits:
+            continue
+        found += [_entity(h, [w for _, w in st]) for h in hits[:3]]
+        used = {p for p, _ in st}
+        reading.tokens = [t for t in reading.tokens if t[0] not in used]
+        reading.named.append((st[0][0], st[-1][0] + len(st[-1][1])))
+        if reading.number in digits or not re.search(rf"(#|\bno\.|\bnumber|\bcard)\s*#?\s*{re.escape(reading.number or '')}\b",
+                                                     reading.text, re.I):
+            reading.number = None   # a bare number said elsewhere is some other name's ("chase to 715")
+    return found
+
+
+# question words that are also first names ("will clark"): a name only with the word after them
+FIRST_NAME_WORDS = {"will"}
+
+
+def _first_name_words(index: Any, reading: Reading, segment: str | None) -> list[LinkedEntity]:
+    """"will clark fleer update rookie": a question word and the word after it that are together a
+    player's whole name are that name."""
+    found: list[LinkedEntity] = []
+    toks = reading.tokens
+    for k in range(len(toks) - 1):
+        (p1, w1), (p2, w2) = toks[k], toks[k + 1]
+        if fold(w1) not in FIRST_NAME_WORDS or fold(w2) in NEVER_NAMES or reading.text[p1 + len(w1):p2].strip():
+            continue
+        phrase = f"{w1} {w2}"
+        hits = [h for h in index.names(phrase, kinds=("name",), limit=3) if h.exact
+                and (segment is None or h.segment in (None, segment))]
+        if hits:
+            found.append(_entity(hits[0], [w1, w2]))
+            reading.tokens = [t for t in reading.tokens if t[0] not in (p1, p2)]
+            reading.named.append((p1, p2 + len(w2)))
+            break
+    return found
+
+
 def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[LinkedEntity], list[str]]:
-    entities: list[LinkedEntity] = _named_with_question_words(index, reading, segment)
+    entities: list[LinkedEntity] = _named_with_numbers(index, reading, segment)
+    entities += _first_name_words(index, reading, segment)
+    entities += _named_with_question_words(index, reading, segment)
     _drop_verbs(reading)
     unlinked: list[str] = []
     span = reading.years
@@ -658,7 +725,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     r = read(query.text)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
-    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those)\b", query.text, re.I)
+    pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
     ents = _weaker_readings(ents, bool(pronoun and query.history))
     if not any(e.kind == "name" and not e.alternate for e in ents) and (
             pronoun or not any(e.kind in ("release", "set") for e in ents)):
@@ -694,6 +761,9 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         if rel:
             ents += [_entity(h, [r.number]) for h in rel]
             r.number = None
+    for _, w in r.tokens:
+        if w.isdigit() and w != r.number and not any(e.kind == "release" and not e.alternate for e in ents):
+            ents += [_entity(h, [w]) for h in _release_numbered(index, w, segment)]   # "venusaur ex 151 #198"
     year_of = [(e.year or "")[:4] for e in ents if e.kind == "release" and not e.from_history and r.number
                and (e.year or "")[2:4] == r.number and re.fullmatch(r"\d\d", r.number)]
     if year_of and not r.years and not any(e.kind == "name" and not e.alternate for e in ents):

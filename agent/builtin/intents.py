@@ -243,6 +243,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
                      r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
+                     r"\bpass (it |this |that )?(on|along) to (the|your|ur) (team|devs?|developers|staff)\b|"
                      r"^\s*(suggestion|idea|request)s? (for|to) (the|your) (team|devs?|developers|app)\b|"
                      # reporting wrong or missing data, in the collector's words
                      r"\b(is|are|was|were|looks?|seems?|looked|seemed)\s+(all\s+)?(wrong|incorrect|inaccurate|"
@@ -259,7 +260,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"\b(needs?|ought) to be (fixed|corrected|updated)\b|\bshould (say|read)\b|"
                      r"\b(bug|issue|problem) (report|with (the|your) (app|site|search|data|catalog))\b|"
                      r"\breport (that|this|it|an? (error|mistake|typo|wrong|missing))\b"),
-        ("random", r"\brandom\b|\bsurprise me\b"),
+        ("random", r"\brandom\b|\bsurprise me\b|\broll the dice\b|"
+                   r"\b(pull|grab|pick|draw) (me )?(a|one|any) (card )?(from|out of)\b"),
         ("set_missing", r"\b(what|which)( cards)? (am i|i'?m|do i still need|do i need)\b.*\b(missing|need)\b.*\b(from|in|for|of)\b|"
                         r"\b(am i|i'?m) missing (from|in|for)\b"),
         ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
@@ -288,11 +290,11 @@ def classify(text: str) -> tuple[Intent | None, float]:
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
     if intent is not None and intent.name == "wantlist_add" and (
             not (ADD_VERBS.search(low) or LIST_ENTRY.match(low) or ONTO_LIST.search(low)) or
-            ASKS_LIST.match(low) or "already" in low):
+            ASKS_LIST.match(low) or "already" in low or ASKS_IF_ON.search(low)):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
     elif intent is not None and intent.name == "wantlist" and _names_left(text) and (
             LIST_ENTRY.match(low) or not ASKS_LIST.match(low) and not ASKS_ANYWHERE.search(low)
-            and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
+            and not ASKS_IF_ON.search(low) and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
         # a list heading and a card after it, or a card "onto the want list pls": an entry to add
         intent = BY_NAME["wantlist_add"]
     if intent is not None and intent.name == "price_compare" and not _two_sides(low):
@@ -301,6 +303,24 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = _best_of(text, [i.name for i in INTENTS if i.steps and i.name != "price_compare"]) or intent
     if intent is not None and intent.name in ("set_facts", "catalog_stats") and MINE.search(low):
         intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # about my cards
+    if (intent is None or intent.name in ("details", "find", "price", "unknown")) and MINE.search(low) and \
+            TOP_VALUE.search(low):
+        intent = BY_NAME["collection_best"]   # "which one card of mine do i grab (value wise)"
+    if intent is not None and intent.name in ("find", "details", "collection_cards") and NOT_OWNED.search(low):
+        intent = BY_NAME["set_missing"]   # "give me some 1989 upper deck cards i don't have yet"
+    if intent is not None and intent.name == "price" and re.search(r"\bhow much of\b", low) and MINE.search(low):
+        intent = _best_of(text, ["set_progress", "set_missing", "collection_count"]) or intent   # "how much of X have i got"
+    if intent is not None and intent.name in ("price", "details", "find", "grades") and \
+            re.search(r"\b(qualified|qualifiers?|pop counts?|counts)\b", low) and read(text).grade:
+        intent = BY_NAME["population"]   # "psa 7 X, plain vs qualified counts?"
+    if intent is not None and intent.name in ("find", "details") and re.search(r"\bon my list\b", low):
+        intent = BY_NAME["wantlist"]   # "is venusaur 15 from base set on my list"
+    if intent is not None and not intent.collection and WHOLE_COLLECTION.search(low):
+        intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # "cash for my whole collection"
+    if intent is not None and intent.name == "trend" and PAID.search(low):
+        intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
+    if intent is not None and intent.collection and MARKED_WANTED.search(low):
+        intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
     if intent is not None and intent.name == "owns" and not re.search(
             r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
         intent = None   # "order me a pizza": nothing about owning
@@ -324,12 +344,27 @@ def _best_of(text: str, names: list[str]) -> Intent | None:
 
 # the asker's own cards: a catalog-wide fact is never what is asked
 MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binders?|stuff|copies|copy|slabs)\b|"
+                  r"\b(card|cards|one|ones) of mine\b|"
                   r"\bi (have|own|got|collect)\b|\bi'?ve got\b|\bdo i (have|own)\b|\b(am i|i'?m) missing\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
 LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list)\b")
+TOP_VALUE = re.compile(r"\b(most|biggest|top|highest|priciest)\b[\w\s]{0,20}\b(value|valuable|worth|expensive|money)\b|"
+                       r"\bvalue[- ]?wise\b|\bworth the most\b")
+NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (i )?(have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
+                       r"\bdo i not (have|own)\b|\bhaven'?t i got\b|"
+                       r"\bnot in my (collection|pc|binders?)\b|\bi (still )?need\b")
+WHOLE_COLLECTION = re.compile(r"\b(my|the) (whole|entire|full|complete) (collection|pc|binder|stash)\b|"
+                              r"\ball (of )?my (cards|collection|pc)\b")
+PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired)\b|\b(than|from|vs|versus) (what )?i paid\b|"
+                  r"\bfrom my (buy|purchase)\b|\bmy (buy|purchase) price\b")
+# asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
+# wishlist or no"): a question, never an add
+ASKS_IF_ON = re.compile(r"[,;:\-]\s*(did|is|was|has|have)\b|\bor (no|not|nah|nope)\b|\bmake it (on|onto|to|in)\b")
+MARKED_WANTED = re.compile(r"\b(marked|listed|flagged|tagged|saved|down) as (a |an )?(want|wish|need)|"
+                           r"\bon my (want ?list|wish ?list|wants|list of wants)\b")
 # a question about the list, not a request to change it ("which cards did i put on my wants")
 ASKS_LIST = re.compile(r"^\s*(did|do|does|have|has|is|was|are|were|what|what's|whats|which|how|show|when|who)\b")
 ASKS_ANYWHERE = re.compile(r"\?|\b(what|what's|whats|which|how|or not|remind|show|already|should)\b")
@@ -361,6 +396,9 @@ def _classify(text: str) -> tuple[Intent | None, float]:
             if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
+    if re.search(r"\bwho (can|should|do|could) i send\b.*\b(grad|slab)|\bwhere (can|should|do) i (send|get)\b.*\b(grad|slab)",
+                 text, re.I):
+        return BY_NAME["grades"], 0.9   # "who can i send my cards to for slabbing": the grading companies
     if re.search(r"\bgrad(ing|ers?) (compan|services?|outfits?|houses?|firms?)|\bwho (grades|slabs)\b", text, re.I) and \
             not [w for w in _names_left(text) if w.lower() not in classifier.vocabulary() and not classifier.everyday(w)]:
         return BY_NAME["grades"], 0.9   # "which grading services do you know about"
@@ -398,6 +436,14 @@ def _classify(text: str) -> tuple[Intent | None, float]:
     if reading.grade and intent is not None and intent.name in ("set_facts", "details", "find", "catalog_stats") and \
             re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b", low):
         return BY_NAME["population"], confidence
+    # a grading family about a card named with its year or number ("how many joba chamberlain 2008 topps 596
+    # has psa slabbed", "what does a beckett 9.5 tillero 2025 bowman auto go for"): that card's figures
+    if intent is not None and intent.name == "grades" and (reading.years or reading.number) and [
+            w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
+        if re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b|\bslabbed\b|\bgraded\b", low):
+            return BY_NAME["population"], confidence
+        if VALUE_ASKED.search(low) or re.search(r"\bhow much\b", low):
+            return BY_NAME["price"], confidence
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):

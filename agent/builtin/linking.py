@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, Reading, fold, read, runs
+from tools._linking import ATTRIBUTES, BRANDS, DOMAIN_WORDS, NEVER_NAMES, Reading, fold, read, runs
 
 FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "her", "their", "one", "that", "this",
           "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version",
@@ -59,9 +59,14 @@ class Entities:
 def parse(text: str, history: list[str] | None = None, last_answer: str = "") -> Entities:
     r = read(text)
     e = Entities(r, text)
-    g = re.search(r"\b(?:by|per|across|each)\s+(\w+)", text, re.I)
-    if g and g.group(1).lower() in _GROUP:
-        e.group_by = _GROUP[g.group(1).lower()]
+    whole = re.search(r"\b(which|what|all (the|my))\s+(players|characters|years|brands|manufacturers|grades|sets|releases)\b|"
+                      r"\b(graded|raw)\s+(vs\.?|versus|or|and)\s+(graded|raw)\b|\b(vs\.?|versus|or)\s+raw\b", text, re.I)
+    if whole:   # "which players are in my collection", "psa 9 vs psa 8 vs raw": grouped so
+        e.group_by = _GROUP.get((whole.group(3) or "").lower(), "grade")
+    for g in [] if e.group_by else re.finditer(r"\b(?:by|per|across|each|every|between|among|into)\s+(?:the\s+|their\s+)?(\w+)", text, re.I):
+        if g.group(1).lower() in _GROUP:   # "split between brands", "per player", "by grade"
+            e.group_by = _GROUP[g.group(1).lower()]
+            break
     if history:
         e.reply = bool(ASKED_WHICH.search(last_answer or ""))
         # no words that could name a card: the card is the one the conversation is about
@@ -104,10 +109,31 @@ def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
         reply = e.text
         number = listed_number(last_answer, e.ordinal) if e.ordinal and not e.number else \
             listed_by_words(last_answer, e.text) if not e.number else None
+        asked = history[-1]
         if number:
-            reply = f"#{number}"
-        return f"{history[-1]} {reply}"[:500]
+            # the card picked from our list by its number, with the words the list gave it ("1987 Fleer Update");
+            # "rookie" or "auto" asked first no longer filters (the catalog may not mark the listed card so)
+            reply = f"{_listed_words(last_answer, number)} #{number}"
+            asked = _ATTRIBUTE_WORDS.sub(" ", asked)
+        return f"{asked} {reply}"[:500]
     return e.text[:500]
+
+
+_ATTRIBUTE_WORDS = re.compile(r"\b(" + "|".join(map(re.escape, sorted(ATTRIBUTES, key=len, reverse=True))) + r")\b",
+                              re.I)
+
+
+def _listed_words(answer: str, number: str) -> str:
+    """The words our list wrote just before ``#number`` ("... and 1987 Fleer Update Baseball #U-68"): up to
+    six, back to the card listed before it, without attribute words."""
+    at = (answer or "").find(f"#{number}")
+    if at < 0:
+        return ""
+    before = re.split(r"#[A-Za-z0-9-]+|[:;]|\d+\.\s", answer[:at])[-1]
+    before = re.sub(r"\([^)]*\)", " ", before)   # "(double rare)" after the card listed before is that card's
+    words = [w for w in re.findall(r"[A-Za-z0-9'&.-]+", _ATTRIBUTE_WORDS.sub(" ", before)) if w.lower() not in
+             ("and", "or", "the", "a", "his", "her", "cards", "card", "here", "has", "have")]
+    return " ".join(words[-6:])
 
 
 def link_history(e: Entities, history: list[str]) -> list[str] | None:

@@ -13,10 +13,10 @@ from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, Intent, Step, classify, grading_only
+from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, Intent, Step, classify, grading_only
 from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
@@ -42,9 +42,55 @@ ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme
                      r"\s*[.!?]*\s*$", re.I)
 
 
+# a sentence's end: ". ", "! ", "? " or "; " before more words ("popcorn's ready. how much is my pc worth")
+SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)", re.I)
+ABBREVIATIONS = {"jr", "sr", "mr", "mrs", "ms", "dr", "st", "vs", "no", "mt", "ft", "pt", "vol", "bros"}
+
+
+ASKING = re.compile(r"^\s*(what|what's|whats|which|who|how|is|are|do|does|did|can|could|should|when|where|why|"
+                    r"show|list|find|give|tell)\b", re.I)
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` split at sentence ends, never after an abbreviation ("griffey jr. 1989", "mr. mint")."""
+    parts, start = [], 0
+    for m in SENTENCE_END.finditer(text):
+        before = re.findall(r"[A-Za-z]+", text[start:m.start()])
+        if before and (before[-1].lower() in ABBREVIATIONS or len(before[-1]) == 1) and "." in m.group(0):
+            continue
+        parts.append(text[start:m.end()].strip())
+        start = m.end()
+    return parts + [text[start:]]
+
+
+def asked_part(question: str) -> str:
+    """The question without leading small talk: sentences before the last that state nothing a card is
+    read by (no year, number, grade, brand or release word) are chatter ("thinking of a switch from
+    baseball to pokemon. is the base set mewtwo on my want list?"), and their everyday words that are
+    also card names ("switch", "cotton candy", "mount everest") are not what is asked about."""
+    parts = _sentences(question.strip())
+    if len(parts) < 2:
+        return question
+    last = parts[-1]
+    if len(re.findall(r"[A-Za-z0-9']+", last)) < 3 or re.search(
+            r"\b(it|its|that|this|those|these|them|he|she|his|her|one)\b", last, re.I):
+        return question   # "what's it worth?": the card is in the sentences before
+    for lead in parts[:-1]:
+        if lead.rstrip().endswith("?") or ASKING.match(lead) or classifier.bare_name(lead):
+            return question   # "who grades cards? list them", "lugia neo genesis... on my list?": not small talk
+        r = read(lead)
+        if r.years or r.number or r.grade or r.company or r.segment or \
+                any((fold(w) in BRANDS or fold(w) in DOMAIN_WORDS) and fold(w) not in SEGMENT_WORDS for _, w in r.tokens):
+            return question   # "looking at 1986 fleer. is the jordan rookie in my pc": the lead scopes it
+    return last
+
+
 def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
         conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
+    focus = asked_part(conv.question)
+    if focus != conv.question and classify(conv.question)[0] not in (BY_NAME["feedback"],):
+        conv = replace(conv, question=focus)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
@@ -58,6 +104,24 @@ def understand(conv: Conversation) -> State:
         if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if ent.group_by and (intent is None or intent.name not in ("breakdown", "set_progress", "set_missing")) and (
+            intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and
+            ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
+            or MINE.search(conv.question.lower())):
+        intent = BY_NAME["breakdown"]   # "value of my collection per player": its value, grouped
+    if conv.history and intent is not None and intent.name in ("set_facts", "catalog_stats", "grades") and \
+            not ent.company and not ent.grade and (ent.follow_up or ELLIPSIS.match(conv.question)):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name != intent.name and (
+                earlier.collection and intent.name != "grades" and not ent.has_card_words or
+                earlier.name in ("population", "price") and intent.name == "grades"):
+            # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
+            intent = BY_NAME["collection_count"] if earlier.collection else earlier
+    if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
+            intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.collection:
+            intent = BY_NAME["collection_best"]   # "ok which one's the best of them" after my cards
     if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
         intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
     if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
@@ -67,7 +131,9 @@ def understand(conv: Conversation) -> State:
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
-    if intent is not None and intent.name == "grades" and not ent.company:
+    if intent is not None and intent.name == "grades" and OTHER_COMPANIES.search(conv.question):
+        ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
+    elif intent is not None and intent.name == "grades" and not ent.company:
         for q in reversed(conv.history):
             older = parse(q)
             if older.company:
@@ -82,7 +148,8 @@ def understand(conv: Conversation) -> State:
                 for _, w in ent.tokens):
         intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
     if ent.qualifier and not (ent.number or ent.year) and (intent is None or intent.name in (
-            "find", "details", "unknown", "help", "glossary", "grades")):
+            "find", "details", "unknown", "help", "glossary", "grades") or intent.name in ("price", "population") and
+            re.search(r"\bwhat('?s| is| does| do)\b|\bmeans?\b|\bstands? for\b", conv.question, re.I)):
         intent = BY_NAME["grades"]   # "what does OC mean on a psa slab": a label qualifier
         ent.reading.company = ent.company or "PSA"
     if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (
@@ -94,6 +161,10 @@ def understand(conv: Conversation) -> State:
         earlier = _previous_intent(conv.history)
         if earlier is not None and earlier.name in ("wantlist", "wantlist_add"):
             intent = BY_NAME["wantlist_add"]   # "add blastoise to it" after reading the want list
+    if intent is not None and intent.name == "price_compare" and not PRICE_ASKED.search(conv.question) and (
+            _everyday_words_only(conv.question) or re.search(r"\bmore (?!valuable|expensive|pricey)[a-z]{4,}", conv.question, re.I)
+            and not (ent.years or ent.number or ent.grade or ent.company)):
+        intent = BY_NAME["unknown"]   # "is vanilla or chocolate ice cream more popular": no card, no value asked
     st = State(intent, ent, conv, confidence)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
@@ -106,8 +177,16 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# the best of the cards the conversation is about ("which card is the biggest chunk of that")
+BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
+                     r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
+OTHER_COMPANIES = re.compile(r"\bwho (else )?(grades|slabs)\b|\b(which|what) (other |else )?(grading )?(compan|services?\b|graders)|"
+                             r"\b(besides|other than|apart from|aside from)\b.*\b(who|which|what|any)\b|"
+                             r"\b(other|more) (grading )?(companies|graders|services)\b", re.I)
+PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|costs|pricier|expensive|cheaper|sells?|"
+                         r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
 ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
-LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population"}
+LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
 
 
 def _everyday_words_only(text: str) -> bool:
@@ -496,10 +575,21 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
         if step.result_key == "link" and st.tentative and not _confident_link(
                 result, whole=classifier.bare_name(st.conv.question) or (
                     not st.guessed and not _everyday_words_only(st.conv.question))):
-            return answers.unanswerable(st)
+            # "tiger woods upper deck rookie value": a card asked for by a name the catalog lacks
+            return answers.not_found(st) if _asks_a_card(st) else answers.unanswerable(st)
         return None
     pending.append((tool, args))
     return None
+
+
+def _asks_a_card(st: State) -> bool:
+    """A year, a brand or an attribute (rookie, auto) beside two words that are no family's words: a card
+    is asked for by a name ("justin jefferson prizm rookie price"), not everyday talk."""
+    r = st.ent.reading
+    if not (r.years or r.attributes or any(fold(w) in BRANDS and fold(w) not in SEGMENT_WORDS for _, w in r.tokens)):
+        return False
+    vocab = classifier.vocabulary()
+    return any(len([w for w in run if fold(w) not in vocab and fold(w) not in BRANDS]) >= 2 for run in runs(r))
 
 
 def _confident_link(link: Any, whole: bool = True) -> bool:

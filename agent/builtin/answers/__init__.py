@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.builtin.answers import cards, collection, market
-from agent.builtin.answers.common import NAMES, missing, priced as priced, unanswerable, unavailable, which_card
+from agent.builtin.answers.common import NAMES, missing, not_found, priced as priced, unanswerable, unavailable, which_card
 from agent.builtin.state import State, is_error
 
 COMPOSERS = {
@@ -41,4 +41,4 @@ def compose(st: State, unfinished: bool = False) -> str:
     return prefix + body
 
 
-__all__ = ["COMPOSERS", "compose", "missing", "unanswerable", "unavailable", "which_card"]
+__all__ = ["COMPOSERS", "compose", "missing", "not_found", "unanswerable", "unavailable", "which_card"]

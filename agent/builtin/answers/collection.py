@@ -117,7 +117,12 @@ def named_owned(st: State) -> dict[str, Any] | None:
 
 
 def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
-    words = set(fold(text).split())
+    from tools._linking import nicknamed
+
+    from tools._linking import SPELLINGS
+
+    # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
+    words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()]
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
@@ -317,7 +322,8 @@ def wantlist(st: State) -> str | None:
 # a list read out, not a card looked for on it
 _READ_LIST = re.compile(r"^\s*(what|what's|whats|which|show|list|read|pull up|gimme|give me|let me see|display|"
                         r"how many|remind me)\b|\bshow me\b")
-_YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|still|wishlisted|listed)\b")
+_YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|or no|still|wishlisted|listed|"
+                     r"marked|make it)\b")
 
 
 def asks_membership(st: State) -> bool:

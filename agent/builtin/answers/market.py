@@ -35,16 +35,19 @@ def _price_label(key: str) -> str:
 
 
 def _grades_asked(st: State) -> list[str]:
-    """Every grade the question names ("PSA 10 vs 9" -> ["10", "9"])."""
+    """Every grade the question names ("PSA 10 vs 9" -> ["10", "9"]); one of another company than the first
+    carries it ("psa 10 vs bgs 9.5" -> ["10", "BGS 9.5"])."""
     found = []
     if st.ent.grade:
         found.append(st.ent.grade)
     if st.ent.company:
-        for m in re.finditer(r"\b(?:vs\.?|versus|or|and|than|to|a|an)\s+(?:the\s+)?(?:(?:psa|bgs|sgc|cgc)\s*)?"
+        for m in re.finditer(r"\b(?:vs\.?|versus|or|and|than|to|a|an)\s+(?:the\s+)?(?:(psa|bgs|beckett|sgc|cgc)\s*)?"
                              r"(10|[1-9](?:\.5)?)\b",
                              st.ent.text, re.I):
-            if m.group(1) not in found:
-                found.append(m.group(1))
+            other = (m.group(1) or "").upper().replace("BECKETT", "BGS")
+            gr = f"{other} {m.group(2)}" if other and other != st.ent.company.upper() else m.group(2)
+            if gr not in found:
+                found.append(gr)
     return found
 
 
@@ -69,6 +72,8 @@ def _catalog_price(st: State, key: str) -> float | None:
 def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
     pr = st.ok("pricing_card")
     company = st.ent.company or "PSA"
+    if " " in grade:   # "BGS 9.5": a grade of another company than the first named
+        company, grade = grade.split(" ", 1)
     catalog = _catalog_price(st, f"{company.lower()}-{grade}")
     if catalog is not None:
         return f"{usd(catalog)}", catalog
@@ -104,7 +109,7 @@ def price(st: State) -> str | None:
             return _graded_price(st, gr)
 
         def named(gr: str) -> str:
-            return "raw" if gr == "raw" else f"{company} {gr}"
+            return "raw" if gr == "raw" else gr if " " in gr else f"{company} {gr}"
 
         got = [(gr, one(gr)) for gr in grades[:2]]
         have = [(gr, s) for gr, s in got if s]

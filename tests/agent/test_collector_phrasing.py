@@ -1,0 +1,103 @@
+"""More collectors' wordings, each mechanism checked with wordings written here: small talk before the
+question, everyday-phrase nicknames beside a year or brand, asking whether a card is on the want list,
+grouping words, a second grade of another company, and a card number picked from our own list."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.builtin import planner
+from agent.builtin.conversation import from_messages
+from agent.builtin.linking import Entities, link_text, parse
+from tests.agent.test_builtin import ALL, specs
+from tools._linking import nicknamed
+
+
+def _understand(question: str, history: tuple[str, ...] = ()):
+    msgs = []
+    for q in history:
+        msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": "..."}]
+    msgs.append({"role": "user", "content": question})
+    return planner.understand(from_messages(msgs, specs(*ALL)))
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("rainy day, stuck inside. what's the psa 9 pop on a 1990 leaf sosa",
+     "what's the psa 9 pop on a 1990 leaf sosa"),
+    ("grabbed a corn dog at the game! how many cards are in my collection", "how many cards are in my collection"),
+])
+def test_small_talk_before_the_question_is_left_out(question, asked):
+    assert planner.asked_part(question) == asked
+
+
+@pytest.mark.parametrize("question", [
+    "just opened some 2021 topps chrome. which one is worth the most",   # the lead names the release
+    "mickey mantle 1952 topps. what is it worth",                        # the question points back
+    "who slabs pokemon cards? name them",                                # the lead is itself a question
+    "ken griffey jr. 1989 upper deck value",                             # an abbreviation, not a sentence
+    "jungle scyther holo... on my wish list?",                           # the lead is a card's name
+])
+def test_a_lead_that_carries_the_question_is_kept(question):
+    assert planner.asked_part(question) == question
+
+
+def test_an_everyday_phrase_nickname_names_the_player_only_beside_a_year_or_brand():
+    assert nicknamed("the mailman's 86-87 fleer rookie") == "Karl Malone 86-87 fleer rookie"
+    assert nicknamed("the captain 1993 upper deck sp") == "Derek Jeter 1993 upper deck sp"
+    assert nicknamed("the rocket's 85 fleer update") == "Roger Clemens 85 fleer update"
+    assert nicknamed("the mailman is late again") == "the mailman is late again"
+    assert nicknamed("had a big mac for lunch, then looked at 1990 topps") == \
+        "had a big mac for lunch, then looked at 1990 topps"
+
+
+def test_a_possessive_nickname_keeps_no_apostrophe():
+    assert nicknamed("the big hurt's 1990 leaf rookie") == "Frank Thomas 1990 leaf rookie"
+
+
+@pytest.mark.parametrize("question", [
+    "1986 fleer jordan 57, did that ever make it onto my wishlist",
+    "base set blastoise 2 on my wants or not",
+    "do i have the jungle snorlax marked as a want",
+])
+def test_asking_whether_a_card_is_on_the_want_list_never_adds_it(question):
+    assert _understand(question).intent.name == "wantlist"
+
+
+@pytest.mark.parametrize("question, group", [
+    ("how is my pc divided among brands", "manufacturer"),
+    ("what's my collection worth for every year", "year"),
+    ("which players are in my binder and what's each worth", "player"),
+    ("my cards: graded or raw?", "grade"),
+])
+def test_grouping_words_ask_for_a_breakdown(question, group):
+    st = _understand(question)
+    assert st.intent.name == "breakdown" and parse(question).group_by == group
+
+
+def test_a_paid_price_makes_gone_up_a_question_about_my_gain():
+    st = _understand("has it gone up since i picked it up?", ("is the 1990 leaf frank thomas in my collection",))
+    assert st.intent.name == "collection_roi"
+
+
+def test_a_card_named_with_year_and_number_is_not_a_grading_question():
+    assert _understand("how many will clark 1987 donruss 56 has psa graded in all grades").intent.name == \
+        "population"
+    assert _understand("what does a sgc 9 will clark 1987 donruss 56 go for").intent.name == "price"
+
+
+def test_other_grading_companies_are_listed_not_one_scale():
+    st = _understand("apart from sgc, which companies grade cards")
+    assert st.intent.name == "grades" and st.ent.company is None
+
+
+def test_a_number_picked_from_our_list_drops_the_rookie_asked_before():
+    asked = "will clark rookie"
+    answer = "Will Clark has two rookie cards here: 1986 Fleer Update #U-25 and 1986 Topps Traded #24T. Which one?"
+    e: Entities = parse("the second one", [asked], answer)
+    text = link_text(e, [asked], answer)
+    assert "#24T" in text and "rookie" not in text
+
+
+def test_the_best_of_the_cards_talked_about_is_my_best_card():
+    st = _understand("so which card makes up the most of it", ("what is my pc worth these days",))
+    assert st.intent.name == "collection_best"
