@@ -199,9 +199,14 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
+           # "what is my X worth": the owned copy's value (its grade), when X is in the collection
            steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
-                        Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True)))),
+                        Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True),
+                        Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                      "take": 100}, key="owned", needs=("collection_id",),
+                             when="says_my", optional=True)),
+                       extra=(Step("collections_list", {"take": 20}, when="my_no_collection", optional=True),))),
     Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?|numbered to)\b",
            needs_card=True,
            steps=((LINK,),
@@ -323,7 +328,7 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # "cash for my whole collection"
     if intent is not None and intent.name == "trend" and PAID.search(low):
         intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
-    if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
+    if intent is not None and intent.name == "population" and OWN_COUNT.search(low) and \
             not read(text).grade and not re.search(r"\bhow many (cards|different|unique|total)\b", low) and [
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
         intent = BY_NAME["owns"]   # "how many copies of X do i have": my copies, not a graded population

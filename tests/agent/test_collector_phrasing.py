@@ -132,7 +132,7 @@ def test_adding_to_grails_or_a_need_list_is_an_add(question):
 
 @pytest.mark.parametrize("question", [
     "how many copies of the 1990 leaf frank thomas do i own",
-    "how many 86 fleer jordans have i got",
+    "how many copies of base set blastoise have i got",
 ])
 def test_how_many_of_a_named_card_i_have_is_my_collection(question):
     assert _understand(question).intent.name == "owns"

@@ -169,6 +169,19 @@ def owned_gain(st: State) -> str | None:
             f"{usd(c['buyPrice'])} paid.")
 
 
+def owned_value(st: State, card: dict[str, Any]) -> str | None:
+    """"what is my X worth": the copy owned (at its grade), when the card linked is the one owned."""
+    if not st.ok("owned") or not re.search(r"\bmy\b", st.ent.text, re.I):
+        return None
+    c = named_owned(st)
+    if c is None or c.get("cardId") != card.get("id") or g(c, "currentValue") is None:
+        return None
+    move = _card_move(c)
+    paid = "" if move is None else \
+        f", {'up' if move > 0 else 'down' if move < 0 else 'even'} {usd(abs(move))} on the {usd(c['buyPrice'])} you paid"
+    return f"Your {card_label(card)} is worth {usd(c['currentValue'])} now{paid}."
+
+
 def owned_movers(st: State) -> str | None:
     """Which owned cards are up and which are down against what was paid."""
     cards = [(c, m) for c in _owned_cards(st) if (m := _card_move(c)) is not None]
