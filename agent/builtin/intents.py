@@ -157,12 +157,13 @@ INTENTS: tuple[Intent, ...] = (
                                                   "take": 20}, needs=("collection_id",), when="has_card")))),
     Intent("collections", r"\bmy collections\b|\bwhat collections\b|\bhow many collections\b",
            steps=((Step("collections_list", {"take": 20}),),)),
-    Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b",
+    Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants|grails?|grail list)\b",
            steps=((Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link"),
                    Step("lists_list", {"take": 20})),
                   (Step("list_cards_add", {"listId": "$list_id", "items": "$want_items"},
                         needs=("card_id", "list_id")),))),
-    Intent("wantlist", r"\b(want ?list|wish ?list|wants list|my wants)\b",
+    Intent("wantlist", r"\b(want ?list|wish ?list|wants list|my wants|my grails|grail list|chase list)\b|"
+           r"\b(am i|i'?m) (still )?(chasing|hunting)\b",
            # "is the base set venusaur on my wants": the card linked, to look for on the list
            steps=((Step("lists_list", {"take": 20}), Step(LINK.tool, LINK.args, key="link", when="asks_membership",
                                                           optional=True)),
@@ -198,9 +199,14 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
+           # "what is my X worth": the owned copy's value (its grade), when X is in the collection
            steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
-                        Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True)))),
+                        Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True),
+                        Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                      "take": 100}, key="owned", needs=("collection_id",),
+                             when="says_my", optional=True)),
+                       extra=(Step("collections_list", {"take": 20}, when="my_no_collection", optional=True),))),
     Intent("parallels", r"\b(parallels?|variants?|versions?|refractors?|print runs?|numbered to)\b",
            needs_card=True,
            steps=((LINK,),
@@ -272,8 +278,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                           r"value-wise|more expensive)\b|\b(worth more|more valuable|better (card )?value|value-wise|"
                           r"more expensive)\b.*\b(or|vs\.?|versus)\b"),
         ("wantlist_add", r"\b(add|ad|put|save|track|stick|throw|include|pop)\b.*\b(on|to|onto|in|into) (my|the) "
-                         r"(want ?list|wish ?list|wants)\b|"
-                         r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants)\b|"
+                         r"(want ?list|wish ?list|wants|grails?|grail list)\b|"
+                         r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants|grails)\b|"
                          r"\b(add|ad|put|save|stick|throw|toss|chuck|slap|pop)\b[^?]{0,60}\b(to|on|onto)\s+my\s+(list|wants)\b"))
 
 
@@ -286,6 +292,9 @@ def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
     intent, confidence = _classify(text)
     low = text.lower()
+    if (intent is None or intent.name in ("find", "details", "unknown", "collection_cards", "set_missing") or
+            intent.name == "marketplace" and not intent.matches(text)) and (MY_WANTS.search(low) or LIST_ENTRY.match(low)):
+        intent = BY_NAME["wantlist"]   # "show me my grails", "my wishlist: X": the want list, refined below
     # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
     if intent is not None and intent.name == "wantlist_add" and (
@@ -319,6 +328,10 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # "cash for my whole collection"
     if intent is not None and intent.name == "trend" and PAID.search(low):
         intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
+    if intent is not None and intent.name == "population" and OWN_COUNT.search(low) and \
+            not read(text).grade and not re.search(r"\bhow many (cards|different|unique|total)\b", low) and [
+            w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
+        intent = BY_NAME["owns"]   # "how many copies of X do i have": my copies, not a graded population
     if intent is not None and intent.collection and MARKED_WANTED.search(low):
         intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
     if intent is not None and intent.name == "owns" and not re.search(
@@ -348,9 +361,10 @@ MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binde
                   r"\bi (have|own|got|collect)\b|\bi'?ve got\b|\bdo i (have|own)\b|\b(am i|i'?m) missing\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
-LIST_ENTRY = re.compile(r"^\s*(want ?list|wish ?list|wants)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
+LIST_ENTRY = re.compile(r"^\s*(my )?(want ?list|wish ?list|wants|grails?|grail list)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
-ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list)\b")
+ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|"
+                       r"needs? list)\b")
 TOP_VALUE = re.compile(r"\b(most|biggest|top|highest|priciest)\b[\w\s]{0,20}\b(value|valuable|worth|expensive|money)\b|"
                        r"\bvalue[- ]?wise\b|\bworth the most\b")
 NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (i )?(have|own)( yet| already)?\b|\b(i'?m|i am) missing\b|"
@@ -364,11 +378,15 @@ PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired
 # wishlist or no"): a question, never an add
 ASKS_IF_ON = re.compile(r"[,;:\-]\s*(did|is|was|has|have)\b|\bor (no|not|nah|nope)\b|\bmake it (on|onto|to|in)\b")
 MARKED_WANTED = re.compile(r"\b(marked|listed|flagged|tagged|saved|down) as (a |an )?(want|wish|need)|"
-                           r"\bon my (want ?list|wish ?list|wants|list of wants)\b")
+                           r"\bon my (want ?list|wish ?list|wants|list of wants|grails|grail list|chase list|needs? list)\b|"
+                           r"\b(one|any) of my (wants|grails)\b")
+OWN_COUNT = re.compile(r"\bhow many\b.*\b(do i (have|own)|have i got|i (have|own)|i'?ve got)\b")
+# the caller's want list named outright, in a collector's words
+MY_WANTS = re.compile(r"\bmy (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list)\b|\bgrail list\b")
 # a question about the list, not a request to change it ("which cards did i put on my wants")
 ASKS_LIST = re.compile(r"^\s*(did|do|does|have|has|is|was|are|were|what|what's|whats|which|how|show|when|who)\b")
 ASKS_ANYWHERE = re.compile(r"\?|\b(what|what's|whats|which|how|or not|remind|show|already|should)\b")
-WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|chasing|hunting|looking for)\b")
+WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|needs? list|chasing|hunting|looking for)\b")
 VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
 

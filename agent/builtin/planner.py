@@ -467,6 +467,8 @@ def _names_a_card(st: State) -> bool:
 PREDICATES = {
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
+    "says_my": lambda st: bool(re.search(r"\bmy\b", st.ent.text, re.I)),
+    "my_no_collection": lambda st: not st.conv.collection_id and bool(re.search(r"\bmy\b", st.ent.text, re.I)),
     "has_card_words": lambda st: bool(st.ent.has_card_words),
     # "which ones am i missing from it": the set the conversation is about
     "names_or_refers": lambda st: bool(st.ent.has_card_words or (st.conv.history and st.ent.follow_up)),

@@ -101,3 +101,46 @@ def test_a_number_picked_from_our_list_drops_the_rookie_asked_before():
 def test_the_best_of_the_cards_talked_about_is_my_best_card():
     st = _understand("so which card makes up the most of it", ("what is my pc worth these days",))
     assert st.intent.name == "collection_best"
+
+
+@pytest.mark.parametrize("question", [
+    "pull up my grails",
+    "what are the cards on my need list",
+    "what am i chasing at the moment",
+])
+def test_a_want_list_in_a_collectors_words_is_read(question):
+    assert _understand(question).intent.name == "wantlist"
+
+
+@pytest.mark.parametrize("question", [
+    "am i chasing the jungle scyther",
+    "is 1993 sp jeter one of my grails",
+    "do i have the fossil kabutops on my need list",
+])
+def test_asking_whether_a_card_is_wanted_in_other_words_reads_the_list(question):
+    assert _understand(question).intent.name == "wantlist"
+
+
+@pytest.mark.parametrize("question", [
+    "stick the 1992 bowman piazza on my grails",
+    "grails: neo genesis lugia 9",
+    "add 1990 leaf frank thomas to my need list",
+])
+def test_adding_to_grails_or_a_need_list_is_an_add(question):
+    assert _understand(question).intent.name == "wantlist_add"
+
+
+@pytest.mark.parametrize("question", [
+    "how many copies of the 1990 leaf frank thomas do i own",
+    "how many copies of base set blastoise have i got",
+])
+def test_how_many_of_a_named_card_i_have_is_my_collection(question):
+    assert _understand(question).intent.name == "owns"
+
+
+def test_how_many_cards_i_have_stays_the_collection_count():
+    assert _understand("how many cards do i have in my pc").intent.name == "collection_count"
+
+
+def test_my_grail_alone_is_still_my_best_card():
+    assert _understand("which card in my binder is my grail by value").intent.name != "wantlist"

@@ -7,7 +7,7 @@ from typing import Any
 
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.state import State
-from tools._linking import fold
+from tools._linking import fold, read
 
 # a word pointing back at the card the conversation is about ("is it worth more", "did that make my list")
 POINTS_BACK = re.compile(r"\b(it|that|this)\b", re.I)
@@ -116,6 +116,24 @@ def named_owned(st: State) -> dict[str, Any] | None:
     return found
 
 
+# makers spelled right: a typo or a word like "score" never rules an owned card out
+MAKERS = {"topps", "bowman", "fleer", "donruss", "leaf", "panini", "pinnacle", "skybox", "hoops", "ultra", "finest",
+          "prizm", "heritage", "pacific", "sportflics", "upper"}
+
+
+def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
+    """The owned card agrees with the year (or season), brand and card number the question gives."""
+    years, year, rel = said.years, g(c, "releaseYear"), fold(g(c, "releaseName", default="") or "")
+    season = bool(re.search(r"\d{4}\s*[-/ ]\s*\d{2}\b", str(g(c, "releaseName", default="") or "")))
+    if years and str(year or "").isdigit() and not (
+            years[0] <= int(year) <= years[1] or season and years[0] <= int(year) + 1 <= years[1]):
+        return False
+    if (words & MAKERS) - set(rel.split()):
+        return False   # "my topps griffey" is not the upper deck one
+    num, own = said.number, g(c, "number")
+    return not (num and own and str(num).lstrip("#0").lower() != str(own).lstrip("#0").lower())
+
+
 def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
     from tools._linking import nicknamed
 
@@ -123,14 +141,16 @@ def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
 
     # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
     words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
-    owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split()]
+    said = read(text)
+    # a year or number the question gives that an owned card lacks: another card, never that one
+    owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
         return max(named, key=lambda x: len(fold(x["cardName"]).split()))
     from tools._linking import NEVER_NAMES
 
-    said = {w for w in words if len(w) >= 4 and w not in NEVER_NAMES}
-    partly = [c for c in owned if said & set(fold(c["cardName"]).split())]
+    some = {w for w in words if len(w) >= 4 and w not in NEVER_NAMES}
+    partly = [c for c in owned if some & set(fold(c["cardName"]).split())]
     return partly[0] if len(partly) == 1 else None
 
 
@@ -147,6 +167,19 @@ def owned_gain(st: State) -> str | None:
     word = "up" if move > 0 else "down" if move < 0 else "even"
     return (f"Your {label} is {word} {usd(abs(move))}: worth {usd(c['currentValue'])} now against "
             f"{usd(c['buyPrice'])} paid.")
+
+
+def owned_value(st: State, card: dict[str, Any]) -> str | None:
+    """"what is my X worth": the copy owned (at its grade), when the card linked is the one owned."""
+    if not st.ok("owned") or not re.search(r"\bmy\b", st.ent.text, re.I):
+        return None
+    c = named_owned(st)
+    if c is None or c.get("cardId") != card.get("id") or g(c, "currentValue") is None:
+        return None
+    move = _card_move(c)
+    paid = "" if move is None else \
+        f", {'up' if move > 0 else 'down' if move < 0 else 'even'} {usd(abs(move))} on the {usd(c['buyPrice'])} you paid"
+    return f"Your {card_label(card)} is worth {usd(c['currentValue'])} now{paid}."
 
 
 def owned_movers(st: State) -> str | None:
@@ -323,7 +356,7 @@ def wantlist(st: State) -> str | None:
 _READ_LIST = re.compile(r"^\s*(what|what's|whats|which|show|list|read|pull up|gimme|give me|let me see|display|"
                         r"how many|remind me)\b|\bshow me\b")
 _YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|or no|still|wishlisted|listed|"
-                     r"marked|make it)\b")
+                     r"marked|make it|am i|chasing|hunting)\b")
 
 
 def asks_membership(st: State) -> bool:

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from statistics import median
 from typing import Any
 
+from agent.builtin.answers.collection import owned_value
 from agent.builtin.answers.common import card_label, g, plural, the_card, usd
 from agent.builtin.state import State
 
@@ -91,6 +92,9 @@ def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
 def price(st: State) -> str | None:
     e = st.ent
     c = the_card(st)
+    mine = owned_value(st, c)
+    if mine:
+        return mine
     label = card_label(c)
     pr = st.ok("pricing_card")
     detail = st.ok("catalog_card")
