@@ -24,6 +24,15 @@ def specs(*names):
     return [{"type": "function", "function": {"name": n, "parameters": {}}} for n in names]
 
 
+def understand(question: str, history: tuple[str, ...] = (), offered=ALL):
+    """The planner's reading of ``question`` after the earlier questions ``history``."""
+    msgs = []
+    for q in history:
+        msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": "..."}]
+    msgs.append({"role": "user", "content": question})
+    return planner.understand(from_messages(msgs, specs(*offered)))
+
+
 def first_calls(question, offered=ALL, history=(), system="sys"):
     msgs = [{"role": "system", "content": system}]
     for q in history:

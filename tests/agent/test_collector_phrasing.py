@@ -7,18 +7,10 @@ from __future__ import annotations
 import pytest
 
 from agent.builtin import planner
-from agent.builtin.conversation import from_messages
 from agent.builtin.linking import Entities, link_text, parse
-from tests.agent.test_builtin import ALL, specs
+from tests.agent.test_builtin import understand
 from tools._linking import nicknamed
 
-
-def _understand(question: str, history: tuple[str, ...] = ()):
-    msgs = []
-    for q in history:
-        msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": "..."}]
-    msgs.append({"role": "user", "content": question})
-    return planner.understand(from_messages(msgs, specs(*ALL)))
 
 
 @pytest.mark.parametrize("question, asked", [
@@ -60,7 +52,7 @@ def test_a_possessive_nickname_keeps_no_apostrophe():
     "do i have the jungle snorlax marked as a want",
 ])
 def test_asking_whether_a_card_is_on_the_want_list_never_adds_it(question):
-    assert _understand(question).intent.name == "wantlist"
+    assert understand(question).intent.name == "wantlist"
 
 
 @pytest.mark.parametrize("question, group", [
@@ -70,23 +62,23 @@ def test_asking_whether_a_card_is_on_the_want_list_never_adds_it(question):
     ("my cards: graded or raw?", "grade"),
 ])
 def test_grouping_words_ask_for_a_breakdown(question, group):
-    st = _understand(question)
+    st = understand(question)
     assert st.intent.name == "breakdown" and parse(question).group_by == group
 
 
 def test_a_paid_price_makes_gone_up_a_question_about_my_gain():
-    st = _understand("has it gone up since i picked it up?", ("is the 1990 leaf frank thomas in my collection",))
+    st = understand("has it gone up since i picked it up?", ("is the 1990 leaf frank thomas in my collection",))
     assert st.intent.name == "collection_roi"
 
 
 def test_a_card_named_with_year_and_number_is_not_a_grading_question():
-    assert _understand("how many will clark 1987 donruss 56 has psa graded in all grades").intent.name == \
+    assert understand("how many will clark 1987 donruss 56 has psa graded in all grades").intent.name == \
         "population"
-    assert _understand("what does a sgc 9 will clark 1987 donruss 56 go for").intent.name == "price"
+    assert understand("what does a sgc 9 will clark 1987 donruss 56 go for").intent.name == "price"
 
 
 def test_other_grading_companies_are_listed_not_one_scale():
-    st = _understand("apart from sgc, which companies grade cards")
+    st = understand("apart from sgc, which companies grade cards")
     assert st.intent.name == "grades" and st.ent.company is None
 
 
@@ -99,48 +91,33 @@ def test_a_number_picked_from_our_list_drops_the_rookie_asked_before():
 
 
 def test_the_best_of_the_cards_talked_about_is_my_best_card():
-    st = _understand("so which card makes up the most of it", ("what is my pc worth these days",))
+    st = understand("so which card makes up the most of it", ("what is my pc worth these days",))
     assert st.intent.name == "collection_best"
 
 
-@pytest.mark.parametrize("question", [
-    "pull up my grails",
-    "what are the cards on my need list",
-    "what am i chasing at the moment",
+@pytest.mark.parametrize("question, family", [
+    # the want list read in a collector's words, or asked whether a card is on it
+    ("pull up my grails", "wantlist"),
+    ("what are the cards on my need list", "wantlist"),
+    ("what am i chasing at the moment", "wantlist"),
+    ("am i chasing the jungle scyther", "wantlist"),
+    ("is 1993 sp jeter one of my grails", "wantlist"),
+    ("do i have the fossil kabutops on my need list", "wantlist"),
+    # added to grails or a need list
+    ("stick the 1992 bowman piazza on my grails", "wantlist_add"),
+    ("grails: neo genesis lugia 9", "wantlist_add"),
+    ("add 1990 leaf frank thomas to my need list", "wantlist_add"),
+    # how many of a named card I have is my collection, not the population
+    ("how many copies of the 1990 leaf frank thomas do i own", "owns"),
+    ("how many copies of base set blastoise have i got", "owns"),
 ])
-def test_a_want_list_in_a_collectors_words_is_read(question):
-    assert _understand(question).intent.name == "wantlist"
-
-
-@pytest.mark.parametrize("question", [
-    "am i chasing the jungle scyther",
-    "is 1993 sp jeter one of my grails",
-    "do i have the fossil kabutops on my need list",
-])
-def test_asking_whether_a_card_is_wanted_in_other_words_reads_the_list(question):
-    assert _understand(question).intent.name == "wantlist"
-
-
-@pytest.mark.parametrize("question", [
-    "stick the 1992 bowman piazza on my grails",
-    "grails: neo genesis lugia 9",
-    "add 1990 leaf frank thomas to my need list",
-])
-def test_adding_to_grails_or_a_need_list_is_an_add(question):
-    assert _understand(question).intent.name == "wantlist_add"
-
-
-@pytest.mark.parametrize("question", [
-    "how many copies of the 1990 leaf frank thomas do i own",
-    "how many copies of base set blastoise have i got",
-])
-def test_how_many_of_a_named_card_i_have_is_my_collection(question):
-    assert _understand(question).intent.name == "owns"
+def test_want_lists_and_my_copies_in_a_collectors_words(question, family):
+    assert understand(question).intent.name == family
 
 
 def test_how_many_cards_i_have_stays_the_collection_count():
-    assert _understand("how many cards do i have in my pc").intent.name == "collection_count"
+    assert understand("how many cards do i have in my pc").intent.name == "collection_count"
 
 
 def test_my_grail_alone_is_still_my_best_card():
-    assert _understand("which card in my binder is my grail by value").intent.name != "wantlist"
+    assert understand("which card in my binder is my grail by value").intent.name != "wantlist"

@@ -7,17 +7,10 @@ from __future__ import annotations
 import pytest
 
 from agent.builtin import planner
-from agent.builtin.conversation import from_messages, respell
+from agent.builtin.conversation import respell
 from agent.builtin.linking import parse
-from tests.agent.test_builtin import ALL, first_calls, specs
+from tests.agent.test_builtin import ALL, first_calls, understand
 
-
-def _understand(question: str, history: tuple[str, ...] = ()):
-    msgs = []
-    for q in history:
-        msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": "..."}]
-    msgs.append({"role": "user", "content": question})
-    return planner.understand(from_messages(msgs, specs(*ALL)))
 
 
 @pytest.mark.parametrize("question", [
@@ -28,14 +21,14 @@ def _understand(question: str, history: tuple[str, ...] = ()):
     "how many grades does sgc have",
 ])
 def test_grading_words_and_nothing_to_look_up_are_about_the_scales(question):
-    st = _understand(question)
+    st = understand(question)
     assert st.intent.name == "grades"
     assert first_calls(question).calls[0][0] == "grades_companies"
 
 
 @pytest.mark.parametrize("question", ["what's a psa 10 jungle scyther worth", "how many bgs 9s of the 1990 fleer bo"])
 def test_a_grade_beside_a_card_is_still_about_the_card(question):
-    assert _understand(question).intent.name != "grades"
+    assert understand(question).intent.name != "grades"
 
 
 @pytest.mark.parametrize("question,history,family", [
@@ -44,7 +37,7 @@ def test_a_grade_beside_a_card_is_still_about_the_card(question):
     ("how about the 1st edition one", ("what's a base set machamp worth",), "price"),
 ])
 def test_a_look_alike_question_never_adds_to_a_list(question, history, family):
-    assert _understand(question, history).intent.name == family
+    assert understand(question, history).intent.name == family
 
 
 @pytest.mark.parametrize("question,history", [
@@ -52,12 +45,12 @@ def test_a_look_alike_question_never_adds_to_a_list(question, history, family):
     ("put the gym heroes blaine on it", ("show my wishlist",)),
 ])
 def test_adding_in_other_verbs_and_to_the_list_just_read(question, history):
-    assert _understand(question, history).intent.name == "wantlist_add"
+    assert understand(question, history).intent.name == "wantlist_add"
 
 
 @pytest.mark.parametrize("question", ["do i own a machamp", "have i got any bo jackson", "is gengar in my binder"])
 def test_asking_whether_i_own_a_name_is_an_ownership_question(question):
-    assert _understand(question).intent.name == "owns"
+    assert understand(question).intent.name == "owns"
 
 
 OWNED = {"groups": [{"topCards": [
@@ -71,7 +64,7 @@ OWNED = {"groups": [{"topCards": [
 ])
 def test_ownership_of_a_name_many_cards_carry_is_read_from_the_collection(name, says):
     from agent.builtin.answers.collection import owns
-    st = _understand(f"do i own a {name.lower()}")
+    st = understand(f"do i own a {name.lower()}")
     st.results["link"] = {"entities": [{"kind": "name", "name": name, "phrase": name.lower()}], "cards": [],
                           "ambiguous": True}
     st.results["owned"] = OWNED
@@ -133,7 +126,7 @@ def test_the_catalogs_other_spelling_of_a_linked_name_is_that_name():
 
 
 def test_the_set_asked_about_is_the_longest_whole_name_said_not_a_shared_word():
-    st = _understand("how complete is my jungle set")
+    st = understand("how complete is my jungle set")
     st.results["collection_set_progress"] = {"sets": [
         {"setId": "s-base", "setName": "Base Set", "releaseName": "Base Set"},
         {"setId": "s-jungle", "setName": "Jungle", "releaseName": "Jungle"}]}
@@ -147,7 +140,7 @@ def test_the_set_asked_about_is_the_longest_whole_name_said_not_a_shared_word():
     ("sandwich", "Sandwich", True),                 # the question is only the name
 ])
 def test_a_guessed_card_needs_a_question_of_names_only(question, link_name, answers):
-    st = _understand(question)
+    st = understand(question)
     if st.intent is None or st.intent.name == "unknown":
         assert not answers
         return

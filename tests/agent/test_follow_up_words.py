@@ -4,16 +4,11 @@ two grades compared on the card just discussed, and a random pull from a release
 from __future__ import annotations
 
 from agent.builtin import planner
-from agent.builtin.conversation import from_messages
-from tests.agent.test_builtin import ALL, specs
+from tests.agent.test_builtin import ALL, understand
 
 
 def _understand(question: str, history: tuple[str, ...] = ()):
-    msgs = []
-    for q in history:
-        msgs += [{"role": "user", "content": q}, {"role": "assistant", "content": "..."}]
-    msgs.append({"role": "user", "content": question})
-    return planner.understand(from_messages(msgs, specs(*ALL, "catalog_cards_random")))
+    return understand(question, history, [*ALL, "catalog_cards_random"])
 
 
 def test_an_acknowledgement_before_a_follow_up_keeps_the_card_and_the_question():
