@@ -13,7 +13,7 @@ from agent.builtin import intents
 from agent.builtin.answers.cards import parallels, set_parallels
 from agent.builtin.answers.market import trend
 from store.search.fold import fold_possessive, number_forms
-from tests.agent.test_collector_words import _understand
+from tests.agent.test_builtin import understand
 from tools._linking import fold
 from tools.catalog_link import _spelt_as
 
@@ -59,7 +59,7 @@ PARS = [{"name": "Gold", "numberedTo": 10}, {"name": "Optic Gold Vinyl", "number
 
 
 def _with(question: str, link_parallel: str | None = None, **results):
-    st = _understand(question)
+    st = understand(question)
     ents = [{"kind": "parallel", "name": link_parallel}] if link_parallel else []
     st.results.update(link={"entities": ents, "cards": []}, **results)
     return st

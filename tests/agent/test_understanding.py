@@ -101,7 +101,7 @@ def test_a_catalog_fact_about_my_own_cards_is_a_collection_question():
 
 def test_a_weak_short_follow_up_keeps_the_earlier_family(monkeypatch):
     from agent.builtin import planner
-    from tests.agent.test_collector_words import _understand
+    from tests.agent.test_builtin import understand
 
     real = planner.classify
 
@@ -109,7 +109,7 @@ def test_a_weak_short_follow_up_keeps_the_earlier_family(monkeypatch):
         return (intents.BY_NAME["marketplace"], 0.55) if text.startswith("and ") else real(text)
 
     monkeypatch.setattr(planner, "classify", weakly_shopping)
-    assert _understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "grades"
+    assert understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "grades"
     monkeypatch.setattr(planner, "classify", lambda text: (intents.BY_NAME["marketplace"], 0.9)
                         if text.startswith("and ") else real(text))
-    assert _understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "marketplace"
+    assert understand("and the highest one?", ("walk me through the bgs grading scale",)).intent.name == "marketplace"
