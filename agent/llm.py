@@ -244,8 +244,9 @@ def builtin_over_openai() -> OpenAILLM:
                      attempts=1)
 
 
-def make_llm(settings: Settings) -> OpenAILLM | BuiltinLLM:
-    """The configured model server, or the built-in offline model when no base URL is set."""
+def make_llm(settings: Settings, *, recordable: bool = False) -> OpenAILLM | BuiltinLLM:
+    """The configured model server, or the built-in offline model when no base URL is set (``recordable``:
+    behind the ``openai`` client, where a cassette recorder sees its traffic)."""
     from agent import embeddings
 
     embeddings.configure(settings.agent_embeddings, settings.agent_cache_dir, settings.agent_threads)
@@ -255,7 +256,7 @@ def make_llm(settings: Settings) -> OpenAILLM | BuiltinLLM:
         llm = OpenAILLM(client, settings.llm_model, attempts=settings.llm_max_retries)
         llm.retrieve_tools = settings.llm_tool_retrieval
         return llm
-    return BuiltinLLM()
+    return builtin_over_openai() if recordable else BuiltinLLM()
 
 
 def warm_in_background() -> None:

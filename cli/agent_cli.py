@@ -68,13 +68,10 @@ def suite_files(paths: list[str]) -> list[Path]:
 
 def build_llm(settings: Any, backend: str, base_url: str | None, model: str | None, replay: bool,
               record: bool = False) -> Any:
-    from agent.llm import OpenAILLM, builtin_over_openai, make_llm, openai_client
+    from agent.llm import OpenAILLM, make_llm, openai_client
 
-    if backend == "builtin" and record:
-        make_llm(replace(settings, llm_base_url=""))  # the embedding settings
-        return builtin_over_openai()  # through the HTTP client, which the recorder sees
     if backend == "builtin" and not replay:
-        return make_llm(replace(settings, llm_base_url=""))
+        return make_llm(replace(settings, llm_base_url=""), recordable=record)
     url = base_url or settings.llm_base_url or "http://127.0.0.1:8765/v1"
     client = openai_client(url, settings.llm_api_key or "none", timeout=settings.llm_timeout_s)
     return OpenAILLM(client, model or settings.llm_model, attempts=1 if replay else settings.llm_max_retries)

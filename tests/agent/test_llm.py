@@ -115,6 +115,7 @@ def test_parse_content_tool_calls(text, names):
 
 def test_make_llm_picks_builtin_or_the_configured_server():
     assert isinstance(make_llm(Settings()), BuiltinLLM)
+    assert isinstance(make_llm(Settings(), recordable=True), OpenAILLM)  # what --record sees
     wired = builtin_over_openai()
     assert str(wired.client.base_url).rstrip("/") == BUILTIN_BASE_URL and wired.client.max_retries == 0
     remote = make_llm(Settings(llm_base_url="http://llm.example/v1", llm_api_key="k", llm_model="qwen",
