@@ -7,7 +7,7 @@ from typing import Any
 
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.state import State
-from tools._linking import fold, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SPELLINGS, fold, nicknamed, read
 
 # a word pointing back at the card the conversation is about ("is it worth more", "did that make my list")
 POINTS_BACK = re.compile(r"\b(it|that|this)\b", re.I)
@@ -135,10 +135,6 @@ def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
 
 
 def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
-    from tools._linking import nicknamed
-
-    from tools._linking import SPELLINGS
-
     # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
     words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
     said = read(text)
@@ -147,8 +143,6 @@ def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
         return max(named, key=lambda x: len(fold(x["cardName"]).split()))
-    from tools._linking import NEVER_NAMES
-
     some = {w for w in words if len(w) >= 4 and w not in NEVER_NAMES}
     partly = [c for c in owned if some & set(fold(c["cardName"]).split())]
     return partly[0] if len(partly) == 1 else None
@@ -395,8 +389,6 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
 
 def _asked_names(st: State) -> list[str]:
     """Words of the question that may name a card ("is mewtwo on my want list" -> ["mewtwo"])."""
-    from tools._linking import NEVER_NAMES
-
     if not re.match(r"^\s*(is|are|was|were|do i (have|still)|have i (got|added|put)|did i (add|put|save))\b",
                     st.ent.text, re.I):
         return []   # a yes/no question about a card ("is X on my list?"), not "what's on my want list?"
@@ -405,8 +397,6 @@ def _asked_names(st: State) -> list[str]:
     names = [fold(w) for w in words if fold(w) and w not in skip and fold(w) not in skip and not w.isdigit()]
     if not names and st.conv.history and POINTS_BACK.search(st.ent.text):
         # "is it on my want list": the card the conversation is about
-        from tools._linking import BRANDS, DOMAIN_WORDS, read
-
         earlier = [w.lower() for _, w in read(st.conv.history[-1]).tokens]
         names = [fold(w) for w in earlier if fold(w) and fold(w) not in skip and fold(w) not in DOMAIN_WORDS
                  and fold(w) not in BRANDS and not w.isdigit()]
