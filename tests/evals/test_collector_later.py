@@ -1,4 +1,4 @@
-"""The later collector parts (dev5, dev6, dev7, held-out, fresh), through the built-in agent on the
+"""The later collector parts (dev6, dev7, dev8, held-out, fresh), through the built-in agent on the
 real catalog; a file apart from the earlier parts so that the two halves run in parallel."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The collector suites (issue 25): well-formed files, a judge that reads answers as a collector
-would, and the earlier parts (tuning, dev..dev4) run through the built-in agent on the real catalog
+would, and the earlier parts (tuning, dev..dev5) run through the built-in agent on the real catalog
 (SQLite; needs ../shared/data: skipped locally without it, failing in CI; the later parts run in
 ``test_collector_later.py``, so the two halves can run in parallel). The run prints the per-part, per-family
 report and holds each part to the suite's own ``min_pass`` and ``trap_wrong_card_max``.
