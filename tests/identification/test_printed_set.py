@@ -88,3 +88,14 @@ async def test_checklists_become_candidates_only_while_no_name_is_read_clearly()
     assert CHECKLIST["card"].id in cands and CC_CHECKLIST["card"].id not in cands  # its set's words read
     cands, _ = await text_candidates(Lookup(), evidence(["Mawile VSTAR", "ALL-STARS"]))
     assert CHECKLIST["card"].id not in cands
+
+
+def test_the_real_checklist_scan_reads_its_sets_words():
+    # the McDonald's checklist as scanned: its logo, "ALL-STARS", "JOUEURS ETOILES", no name, no number
+    from tests.conftest import shared_data
+    from vision import pipeline
+
+    scan = shared_data("hockeycards", "img", "cards", "McD91-92", "56699-Mc-25Fr.jpg")
+    (reading,) = pipeline.analyse(scan.read_bytes()).readings
+    m = decide(evidence(reading.lines), _by_id(MAWILE, CC_CHECKLIST, CHECKLIST), {})
+    assert m is not None and m.best is CHECKLIST and m.tier != "High"
