@@ -104,6 +104,8 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                                 and not (best_id == lead_id and visual[best_id] >= T.same_picture))
                             or stray_pick(ev, best, others)
                             or best_id in ev.spotted.context  # its release spotted among its namesakes
+                            or (sc.nameless_read(ev, best) > 0  # a checklist named by its set's words alone
+                                and name_similarity(ev, best["card"].name) < T.name_read)
                             or by_picture or (led and best_id == lead_id)):  # a picture ahead, not alike
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)

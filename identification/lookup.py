@@ -76,6 +76,10 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
         for c in await lookup.by_names(list(near)):
             cands.setdefault(c["card"].id, c)
         ev = ev.with_near(ev.near | ({c["card"].name for c in cands.values()} - had))
+    if len(t.words) >= 2 and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+        for c in await lookup.by_names(sorted(sc.NAMELESS)):  # a checklist: no name printed, its set's words read
+            if sc.nameless_read(ev, c):
+                cands.setdefault(c["card"].id, c)
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):
             cands.setdefault(c["card"].id, c)

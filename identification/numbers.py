@@ -33,7 +33,10 @@ def number_read(ev: Evidence, number: str | None) -> float:
         return T.loose_number
     if any(prefix_misread(n, x) for x in read):
         return T.prefix_misread
-    return ev.spotted.numbers.get(number, 0.0)
+    spotted = ev.spotted.numbers.get(number, 0.0)
+    if any(same_prefix(n, x) for x in ev.text.numbers):
+        return max(spotted, T.prefix_class)
+    return spotted
 
 
 def prefix_misread(key: str, read: str) -> bool:
@@ -55,6 +58,38 @@ def prefix_misread(key: str, read: str) -> bool:
     # read at full length or one letter longer ("No 1" is no "NNO1"), its first letter right
     return (pa != pb and pa[0] == pb[0] and len(pa) <= len(pb) <= len(pa) + 1
             and SequenceMatcher(None, fold(pa), fold(pb)).ratio() >= 0.5)
+
+
+# glyphs small capitals and digits blur into (folded on both sides): "H" read as "ll" or "11", "c" as "e"
+_GLYPHS = (("ll", "h"), ("11", "h"), ("il", "h"), ("li", "h"), ("1l", "h"), ("l1", "h"), ("c", "e"), ("1", "i"),
+           ("l", "i"), ("0", "o"), ("5", "s"), ("8", "b"))
+_READ_PREFIXED = re.compile(r"([a-z]{2,5})(\d{1,4})")
+
+
+def fold_prefix(prefix: str) -> str:
+    """A number's letter prefix with confusable glyphs folded ("Mell", "Me11", "MeH" and "McH" all fold alike)."""
+    p = prefix.lower()
+    for a, b in _GLYPHS:
+        p = p.replace(a, b)
+    return p
+
+
+def read_prefix(token: str) -> str | None:
+    """The letter prefix of a number as read (``Text.numbers``, hyphen kept): "mell-41" and "mell4" -> "mell"."""
+    head, sep, tail = token.partition("-")
+    if sep:
+        return head if len(head) >= 2 and head[0].isalpha() and tail.isdigit() else None
+    m = _READ_PREFIXED.fullmatch(token)
+    return m.group(1) if m else None
+
+
+def same_prefix(key: str, token: str) -> bool:
+    """A catalog number with a letter prefix (as a ``number_key``) and a number read whose prefix folds to the
+    same (``fold_prefix``) though its digits are not the card's: a hologram's "McH-05" read "Mell4" tells it
+    from the player's base card "Mc-1" by the prefix alone (the digits blur; a class, not one card)."""
+    a = _PREFIXED.fullmatch(key)
+    b = read_prefix(token)
+    return bool(a and b and fold_prefix(a.group(1)) == fold_prefix(b))
 
 
 def _exact_forms(key: str) -> set[str]:

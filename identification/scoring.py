@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from identification.evidence import Evidence
+from identification.evidence import STOP, Evidence
 from identification.names import name_similarity
 from identification.numbers import number_read
 from identification.thresholds import THRESHOLDS as T
@@ -44,6 +44,25 @@ def shared_context(cands) -> dict[str, frozenset[str]]:
     return {n: frozenset.intersection(*ws) for n, ws in groups.items() if len(ws) > 1}
 
 
+# catalog names of cards that print no name (a checklist shows its set's logo and words): their set's words name them
+NAMELESS = frozenset({"Checklist"})
+
+
+def set_words(cand: Mapping[str, Any]) -> frozenset[str]:
+    """The words of a candidate's release and set names that tell its set (no year, short or common words)."""
+    return frozenset(w for w in context_words(cand) if len(w) >= 3 and w.isalpha() and w not in STOP)
+
+
+def nameless_read(ev: Evidence, cand: Mapping[str, Any]) -> float:
+    """For a card that prints no name (``NAMELESS``): the share of its set's words read, when two or more
+    are (one word, "Series", fits too many sets); else 0."""
+    if cand["card"].name not in NAMELESS:
+        return 0.0
+    ws = set_words(cand)
+    read = ws & ev.text.words
+    return len(read) / len(ws) if len(read) >= 2 else 0.0
+
+
 def year_read(ev: Evidence, cand: Mapping[str, Any]) -> bool:
     return bool(cand["year"]) and str(cand["year"])[:4] in ev.text.years
 
@@ -69,6 +88,9 @@ def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = f
     s = T.name_weight * name_sim + T.number_weight * num + T.context_weight * ctx + T.year_weight * yr
     if name_sim >= T.name_read:
         return s
+    printed = nameless_read(ev, cand)  # a checklist: its set's words read stand for the name it does not print
+    if printed:
+        return T.name_weight * printed + T.number_weight * num + T.context_weight * max(ctx, printed) + T.year_weight * yr
     return max(s * 0.5, T.set_and_number) if set_and_number_read(ev, cand) else s * 0.5
 
 

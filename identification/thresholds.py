@@ -35,6 +35,7 @@ class Thresholds:
     # numbers
     loose_number: float = 0.5  # a number read behind one stray character
     prefix_misread: float = 0.8  # a number's digits read exactly behind its letter prefix misread
+    prefix_class: float = 0.3  # a number read with the card's letter prefix (confusables folded), its digits not
     set_and_number: float = 0.45  # a card whose release, year and number were read, not its name
     # namesakes (``identification.namesakes``)
     spotted_number: float = 0.2  # a number spotted, never read: its number credit

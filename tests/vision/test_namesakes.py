@@ -238,12 +238,13 @@ def test_a_number_read_with_its_prefix_blurred_counts_but_not_in_full():
 
     for read in ("Mell-05", "MeH-05"):
         assert number_read(evidence(["Cam Neely", read]), "McH-05") == THRESHOLDS.prefix_misread
-    assert number_read(evidence(["Cam Neely", "MeH-05"]), "McH-06") == 0.0  # other digits
+    # other digits: only the prefix's class (``same_prefix``), less than the card's number
+    assert number_read(evidence(["Cam Neely", "MeH-05"]), "McH-06") == THRESHOLDS.prefix_class
     assert number_read(evidence(["Cam Neely", "Mell-01"]), "Mc-1") == 0.0  # a prefix two letters longer
     assert number_read(evidence(["Wayne Gretzky", "NO1"]), "NNO1") == 0.0  # "No. 1" is no "NNO1"
     # a letter of the prefix read as a digit: "Me11-01" for McH-01, the digits after it exact
     assert number_read(evidence(["Wayne Gretzky", "Me11-01"]), "McH-01") == THRESHOLDS.prefix_misread
-    assert number_read(evidence(["Wayne Gretzky", "Me11-01"]), "McH-02") == 0.0
+    assert number_read(evidence(["Wayne Gretzky", "Me11-01"]), "McH-02") == THRESHOLDS.prefix_class  # its class
     assert number_read(evidence(["Wayne Gretzky", "Me11-01"]), "Mc-1") == 0.0
 
 
