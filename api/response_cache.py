@@ -136,6 +136,10 @@ class ResponseCache:
             self.clear()
         self._version = version
 
+    def is_computing(self, key: Hashable) -> bool:
+        """Whether a request is computing ``key`` now (``join`` would wait for it)."""
+        return key in self._computing
+
     async def join(self, key: Hashable) -> tuple[int, bytes] | None:
         """The answer another request is computing for ``key`` (awaited), or None when none is (or it was
         started before the catalog last changed)."""
