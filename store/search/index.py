@@ -128,7 +128,8 @@ class CatalogIndex:
         for f in fields:
             known = self._known(f, word)
             if known or f == "name":  # a word no index holds matches nothing: no term query for it
-                alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
+                if not (typing and prefix and f == "name"):  # its completions, below, hold it at the same score
+                    alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
                 name_only = name_only and (f == "name" or (around is not None and word not in around))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
                 started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 3
