@@ -297,7 +297,7 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
 
     cache.refresh("a", compute)
     cache.refresh("a", compute)  # already running: not a second one
-    now[0] = 110.0  # expired, but its refresh runs: the held answer stands, nobody else refreshes
+    now[0] = 104.0  # expired (it lives 80-100), but its refresh runs: the held answer stands, nobody else refreshes
     assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
     now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
     assert cache.lookup("a") is None
