@@ -389,8 +389,13 @@ def _ord_table(searcher: tantivy.Searcher) -> Sequence[int] | None:
     172k cards); ``range`` when each document's ord is its number, as the build adds them."""
     if searcher.num_segments != 1 or not searcher.num_docs:
         return None
-    ords = searcher.fast_field_values("ord", [tantivy.DocAddress(0, d) for d in range(searcher.num_docs)])
-    return range(len(ords)) if all(o == d for d, o in enumerate(ords)) else array("Q", ords)
+    ords, identity = array("Q"), True
+    for start in range(0, searcher.num_docs, 1 << 16):  # in chunks: 1M addresses at once held 100 MB
+        chunk = searcher.fast_field_values("ord", [tantivy.DocAddress(0, d) for d in
+                                                   range(start, min(start + (1 << 16), searcher.num_docs))])
+        identity = identity and all(o == d for d, o in enumerate(chunk, start))
+        ords.extend(chunk)
+    return range(len(ords)) if identity else ords
 
 
 def typed_apart(phrase: str) -> list[str]:

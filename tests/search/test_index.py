@@ -199,6 +199,22 @@ async def test_remembered_word_queries_and_the_ord_column_give_the_same_answers(
             assert index.cards_in_text(phrase) == plain.cards_in_text(phrase)
 
 
+def test_the_ord_column_is_read_whole_in_one_segment_only():
+    from store.search.index import _ord_table
+
+    class Searcher:
+        def __init__(self, ords, segments=1):
+            self.ords, self.num_segments, self.num_docs = ords, segments, len(ords)
+
+        def fast_field_values(self, field, addresses):
+            assert field == "ord"
+            return [self.ords[a.doc] for a in addresses]
+
+    assert _ord_table(Searcher([0, 1, 2])) == range(3)  # each ord its document's number: nothing held
+    assert list(_ord_table(Searcher([2, 0, 1]))) == [2, 0, 1]
+    assert _ord_table(Searcher([0, 1], segments=2)) is None and _ord_table(Searcher([])) is None
+
+
 async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, catalog, sessions):
     index = await catalog_index(ctx)
     assert index.names("pikachu") == []
