@@ -200,11 +200,6 @@ def _encode(result: Any) -> bytes:
     return json.dumps(dump_output(result)).encode()
 
 
-async def _json_body(t: Tool, request: web.Request, data: dict[str, Any]) -> bytes:
-    """A cacheable tool's answer (catalog reads: always a JSON model) as the bytes sent and cached."""
-    return (await _recompute(t, request, data)())[1]
-
-
 def _recompute(t: Tool, request: web.Request, data: dict[str, Any]) -> Callable[[], Awaitable[tuple[int, bytes]]]:
     """The computation of a cacheable tool's answer (its status and bytes), run now or as a background refresh."""
     ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
@@ -217,16 +212,18 @@ def _recompute(t: Tool, request: web.Request, data: dict[str, Any]) -> Callable[
 
 def as_handler(t: Tool):
     accepted = _query_fields(t.input_model)
+    accepted_keys = frozenset(accepted)
 
     async def handler(request: web.Request) -> web.StreamResponse:
         data: dict[str, Any] = {}
-        unknown = sorted(set(request.query.keys()) - set(accepted))
-        if unknown:
+        query = request.query
+        if not accepted_keys.issuperset(query):
+            unknown = sorted(set(query) - accepted_keys)
             known = ", ".join(sorted(accepted)) or "none"
             raise ServiceError("VALIDATION_ERROR", f"Unknown query parameter{'s' if len(unknown) > 1 else ''} "
                                                    f"{', '.join(unknown)}; this route accepts: {known}")
-        for name in set(request.query.keys()):
-            values = [v for v in request.query.getall(name) if v != ""]
+        for name in set(query):
+            values = [v for v in query.getall(name) if v != ""]
             if not values:
                 continue
             is_list, is_int = accepted[name]
@@ -245,27 +242,28 @@ def as_handler(t: Tool):
                 ctx = request.app[CONTEXT]
                 data[t.body_field or "image"] = await read_upload(request, ctx.settings.max_upload_bytes)
         data.update(request.match_info)
-        cache = request.app[RESPONSE_CACHE] if t.cache and request.method == "GET" else None
-        key = None
+        app = request.app
+        cache = app[RESPONSE_CACHE] if t.cache and request.method == "GET" else None
         if cache is not None and cache.enabled:
             key = cache_key(t.name, data)
             await cache.sync()
             held = cache.lookup(key)
             if held is not None:
                 if held[2]:  # near its expiry: one request recomputes it in the background
-                    cache.refresh(key, _recompute(t, request, data), timeout_s=request.app[SETTINGS].request_timeout_s or None)
+                    cache.refresh(key, _recompute(t, request, data), timeout_s=app[SETTINGS].request_timeout_s or None)
                 return web.Response(body=held[1], status=held[0], content_type="application/json",
                                     headers={CACHE_HEADER: "HIT"})
-            hit = await cache.join(key)
+            hit = await cache.join(key) if cache.is_computing(key) else None
             if hit is not None:
                 return web.Response(body=hit[1], status=hit[0], content_type="application/json",
                                     headers={CACHE_HEADER: "HIT"})
             with cache.computing(key) as store:
-                body = await _json_body(t, request, data)
+                # catalog reads answer a JSON model (or its bytes): what is sent is what is kept
+                body = _encode(await t(app[CONTEXT].with_caller(request.get(CALLER)), parse_input(t, data)))
                 store(t.status, body)
             return web.Response(body=body, status=t.status, content_type="application/json",
                                 headers={CACHE_HEADER: "MISS"})
-        ctx = request.app[CONTEXT].with_caller(request.get(CALLER))
+        ctx = app[CONTEXT].with_caller(request.get(CALLER))
         result = await t(ctx, parse_input(t, data))
         if result is None:
             return web.Response(status=204)

@@ -31,7 +31,8 @@ from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.usage import count_usage, flush_usage
 from config import Settings
 from tools.context import ToolContext
-from tools.storage import catalog_version, create_engine, sessionmaker
+from tools._search import catalog_fingerprint
+from tools.storage import create_engine, sessionmaker
 from tools.usage import UsageCounter
 
 log = logging.getLogger("cardwise.api")
@@ -74,12 +75,10 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[RESPONSE_CACHE] = ResponseCache(settings.catalog_cache_s, settings.catalog_cache_entries,
                                         settings.catalog_cache_mb << 20)
 
-    async def read_catalog_version() -> int:
-        async with sessions() as s:
-            return await catalog_version.current(session=s)
-
-    app[RESPONSE_CACHE].watch(read_catalog_version, settings.catalog_version_check_s)
-    app[CONTEXT] = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
+    app[CONTEXT] = ctx = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
+    # one read of the catalog version for the cache and the search index (it paces itself): an answer is
+    # never cached under a version newer than the index it was computed from
+    app[RESPONSE_CACHE].watch(lambda: catalog_fingerprint(ctx), 0)
     app[KEY_CACHE] = KeyCache(settings.auth_cache_s)
     if settings.auth_fail_per_min > 0:
         app[AUTH_FAILURES] = Limiter(settings.auth_fail_per_min, settings.auth_fail_burst, redis=redis, name="authfail")

@@ -4,6 +4,7 @@ timeout, API-key auth (the app adds the per-key rate limit after auth: ``api/rat
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import os
@@ -53,15 +54,21 @@ def route_label(request: web.Request) -> str:
 
 
 _HTTP_LABELS = ("method", "route", "status")
-_ID_STATE: list = [None, "", itertools.count()]  # pid, prefix, counter
+_ID_STATE: list = ["", itertools.count()]  # prefix, counter
+
+
+def _new_id_prefix() -> None:
+    _ID_STATE[:] = [uuid.uuid4().hex[:20], itertools.count()]
+
+
+_new_id_prefix()
+os.register_at_fork(after_in_child=_new_id_prefix)  # forked workers draw their own (no getpid per request)
 
 
 def new_request_id() -> str:
-    """32 hex digits unique per request: a random prefix per process (forked workers draw their own) and a
-    counter; a uuid4 per request cost a system call (os.urandom) on every request."""
-    if _ID_STATE[0] != os.getpid():
-        _ID_STATE[:] = [os.getpid(), uuid.uuid4().hex[:20], itertools.count()]
-    return f"{_ID_STATE[1]}{next(_ID_STATE[2]) & 0xFFFFFFFFFFFF:012x}"
+    """32 hex digits unique per request: a random prefix per process and a counter; a uuid4 per request
+    cost a system call (os.urandom) on every request."""
+    return f"{_ID_STATE[0]}{next(_ID_STATE[1]) & 0xFFFFFFFFFFFF:012x}"
 
 
 @web.middleware
@@ -331,25 +338,26 @@ def _failure_key(request: web.Request, key: str) -> str:
     return f"{request.remote or 'unknown'}|{prefix}"
 
 
+async def _find_caller(ctx: Any, key: str) -> Caller | None:
+    async with ctx.sessions() as session:
+        row = await key_queries.find_active(session=session, plaintext=key)
+    return Caller(key_id=row.id, name=row.name) if row is not None else None
+
+
 async def _known_caller(request: web.Request, key: str) -> Caller | None:
-    ctx = request.app[CONTEXT]
-    # an address that keeps presenting the same unknown key (guessing, or a misconfigured client in a
-    # loop) is answered 429 without a database lookup once it has spent its failures
-    failures = request.app.get(AUTH_FAILURES)
-    bucket = _failure_key(request, key)
-    cache = request.app[KEY_CACHE]
+    app = request.app
+    cache = app[KEY_CACHE]
     digest = key_queries.hash_key(key) if well_formed(key) else ""
-
-    async def lookup() -> Caller | None:
-        async with ctx.sessions() as session:
-            row = await key_queries.find_active(session=session, plaintext=key)
-        return Caller(key_id=row.id, name=row.name) if row is not None else None
-
+    lookup = functools.partial(_find_caller, app[CONTEXT], key)
     caller = cache.get(digest) if digest else None
-    if caller is not None:
+    if caller is not None:  # the common case: a key seen within its cache time
         if cache.due(digest):
             cache.refresh(digest, lookup)
         return caller
+    # an address that keeps presenting the same unknown key (guessing, or a misconfigured client in a
+    # loop) is answered 429 without a database lookup once it has spent its failures
+    failures = app.get(AUTH_FAILURES)
+    bucket = _failure_key(request, key)
     wait = await failures.wait(bucket) if failures is not None else 0.0
     if wait > 0:
         raise rate_limited("Too many invalid API keys from this address", wait)

@@ -10,7 +10,9 @@ parameters exactly as sent. Only successful answers are stored; errors are recom
 Freshness: ``cardwise import ...`` and ``cardwise vision ...`` raise the catalog version
 (``store/queries/catalog_version.py``) when they end; each process reads it at most every
 ``CARDWISE_CATALOG_VERSION_CHECK_S`` (1) seconds, before answering from the cache, and drops every
-entry when it moved. So an import by another process shows within about a second.
+entry when it moved. So an import by another process shows within about a second. The app watches the
+search index's own read (``tools._search.catalog_fingerprint``: the version and the row counts), so the
+cache and the index never disagree on the catalog a cached answer was computed from.
 
 Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest a change made
 outside those commands (by hand in SQL) takes to show (each entry lives 80-100 % of it, at random: entries
@@ -133,6 +135,10 @@ class ResponseCache:
         if self._version is not None and version != self._version:
             self.clear()
         self._version = version
+
+    def is_computing(self, key: Hashable) -> bool:
+        """Whether a request is computing ``key`` now (``join`` would wait for it)."""
+        return key in self._computing
 
     async def join(self, key: Hashable) -> tuple[int, bytes] | None:
         """The answer another request is computing for ``key`` (awaited), or None when none is (or it was

@@ -25,11 +25,12 @@ class _State:
 COUNT_EVERY_S = 30.0  # the row counts (a full count of four tables) are read at most this often
 
 
-async def catalog_index(ctx: ToolContext) -> CatalogIndex:
-    """The index of the catalog as it is now; its fingerprint is read at most every
-    ``catalog_version_check_s`` seconds (0 = every call), and a changed catalog opens or builds another.
-    The catalog version (raised by every import) is read each time, the row counts (rows written without
-    it: hand edits) at most every ``COUNT_EVERY_S`` (every time when the check interval is 0)."""
+async def catalog_fingerprint(ctx: ToolContext) -> str:
+    """What the catalog's index must be built from, as this process last read it: the catalog version
+    (raised by every import) at most every ``catalog_version_check_s`` seconds (0 = every call), the row
+    counts (rows written without it: hand edits) at most every ``COUNT_EVERY_S`` (every time when the check
+    interval is 0). The response cache watches this same read, so a cached answer is never computed from
+    an index older than the version the cache holds it under."""
     state: _State | None = ctx.services.get("catalog_index.state")
     if state is None:
         state = ctx.services["catalog_index.state"] = _State()
@@ -45,11 +46,18 @@ async def catalog_index(ctx: ToolContext) -> CatalogIndex:
         except BaseException:
             state.checked = 0.0  # read again by the next request
             raise
+    return state.fp
+
+
+async def catalog_index(ctx: ToolContext) -> CatalogIndex:
+    """The index of the catalog as it is now (``catalog_fingerprint``): a changed catalog opens or builds another."""
+    fp = await catalog_fingerprint(ctx)
     cached = ctx.services.get("catalog_index")
-    if cached is not None and cached[0] == state.fp:  # the common case: no lock, no path
+    if cached is not None and cached[0] == fp:  # the common case: no lock, no path
         return cached[1]
+    state: _State = ctx.services["catalog_index.state"]
     if state.root is None:
         state.root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
     root = state.root
     async with state.lock:  # one build per process at a time; the others wait for it
-        return await ctx.service("catalog_index", state.fp, lambda: open_current(ctx.sessions, root))
+        return await ctx.service("catalog_index", fp, lambda: open_current(ctx.sessions, root))

@@ -199,6 +199,31 @@ async def test_an_import_by_another_process_drops_the_cached_answers(aiohttp_cli
     assert after.headers["X-Cache"] == "MISS" and (await after.json())["total_count"] > 0
 
 
+async def test_the_cache_and_the_search_index_agree_on_the_catalog_version(aiohttp_client, make_settings, auth,
+                                                                            cat, sessions, monkeypatch):
+    """Both follow one read of the version: the cache cannot drop its answers for a new version while the
+    index, on a timer of its own, still answers from the old catalog (that answer was then cached as new)."""
+    from store.queries import catalog_version
+    from tools import _search
+
+    now = [0.0]
+    monkeypatch.setattr(_search, "time", type("Clock", (), {"monotonic": staticmethod(lambda: now[0])}))
+    client = await aiohttp_client(create_app(make_settings(catalog_version_check_s=10)))
+    ohtani = f"/v1/catalog/cards/{cat.cards['ohtani'].id}"
+    assert (await client.get(ohtani, headers=auth)).status == 200  # the cache's first read of the version
+    now[0] = 6.0  # the index's first use, within the interval
+    params = {"name": "zzyzx"}
+    assert (await (await client.get("/v1/catalog/cards", params=params, headers=auth)).json())["total_count"] == 0
+    await _add_card(sessions, cat, "Zzyzx Road")
+    async with sessions() as s, s.begin():
+        await catalog_version.bump(session=s)  # as every importer does
+    now[0] = 11.0  # the interval has passed since the first read (not since the index's first use)
+    fresh = await client.get("/v1/catalog/cards", params=params, headers=auth)
+    assert fresh.headers["X-Cache"] == "MISS" and (await fresh.json())["total_count"] == 1
+    again = await client.get("/v1/catalog/cards", params=params, headers=auth)
+    assert again.headers["X-Cache"] == "HIT" and (await again.json())["total_count"] == 1
+
+
 async def test_the_catalog_version_is_read_at_most_once_per_interval():
     now, reads, version = [0.0], [], [1]
 
@@ -272,7 +297,7 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
 
     cache.refresh("a", compute)
     cache.refresh("a", compute)  # already running: not a second one
-    now[0] = 110.0  # expired, but its refresh runs: the held answer stands, nobody else refreshes
+    now[0] = 104.0  # expired (it lives 80-100), but its refresh runs: the held answer stands, nobody else refreshes
     assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
     now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
     assert cache.lookup("a") is None

@@ -171,6 +171,50 @@ async def test_cards_in_read_text_despite_other_words_and_misread_letters(ctx, c
     assert index.cards_in_text("RONALD", min_share=0.5) == []
 
 
+async def test_remembered_word_queries_and_the_ord_column_give_the_same_answers(ctx, catalog):
+    """The index keeps each word's built query and reads the cards' ``ord`` column once: every page, hit and
+    name is what building each query anew and reading the ``ord`` fast field per page gives."""
+    from store.search.index import CatalogIndex
+
+    index = await catalog_index(ctx)
+    plain = CatalogIndex(index.path, version=index.version)
+    plain._ord_of = None  # the fast field, per page
+    plain._word = plain._new_word  # type: ignore[method-assign]  # each word's query built anew
+    assert index._ord_of is not None and plain._ord_of is None
+    names = ["Ken Griffey Jr.", "Ronald Acuña Jr.", "Michael Jordan", "Charizard ex", "Farfetch'd", "Base Set"]
+    phrases = {p for n in names for w in [fold(n)] for p in (
+        w, *w.split(), *(w[:i] for i in range(1, len(w) + 1)), " ".join(reversed(w.split())),
+        w.replace("i", "y"), w[1:], w[:-2] + w[-1:])} | {"1989", "griffey 1989", "charizard base", "jr 57"}
+    filters = [CardFilters(), CardFilters(year="1989"), CardFilters(segment="pokemon"), CardFilters(number="4")]
+    for _ in range(2):  # the second time from the remembered queries
+        for phrase in sorted(phrases):
+            for f in filters:
+                for prefix, in_text in ((True, False), (False, True)):
+                    got = index.card_page(phrase, filters=f, limit=3, offset=1, prefix=prefix, in_text=in_text)
+                    assert got == plain.card_page(phrase, filters=f, limit=3, offset=1, prefix=prefix, in_text=in_text)
+            assert index.cards(phrase) == plain.cards(phrase)
+            assert index.names(phrase, prefix=True) == plain.names(phrase, prefix=True)
+            assert index.entities("set", phrase, prefix=True) == plain.entities("set", phrase, prefix=True)
+            assert index.completions(phrase) == plain.completions(phrase)
+            assert index.cards_in_text(phrase) == plain.cards_in_text(phrase)
+
+
+def test_the_ord_column_is_read_whole_in_one_segment_only():
+    from store.search.index import _ord_table
+
+    class Searcher:
+        def __init__(self, ords, segments=1):
+            self.ords, self.num_segments, self.num_docs = ords, segments, len(ords)
+
+        def fast_field_values(self, field, addresses):
+            assert field == "ord"
+            return [self.ords[a.doc] for a in addresses]
+
+    assert _ord_table(Searcher([0, 1, 2])) == range(3)  # each ord its document's number: nothing held
+    assert list(_ord_table(Searcher([2, 0, 1]))) == [2, 0, 1]
+    assert _ord_table(Searcher([0, 1], segments=2)) is None and _ord_table(Searcher([])) is None
+
+
 async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, catalog, sessions):
     index = await catalog_index(ctx)
     assert index.names("pikachu") == []
