@@ -104,7 +104,8 @@ class NameIndex:
 
     def releases_in(self, answer: str) -> set[str]:
         """The releases an answer names (normalised), longest first so "Base Set 2" is not "Base Set"."""
-        text, found = f" {norm(answer)} ", set()
+        # a card number ("#151") is not the release named by that number
+        text, found = f" {norm(re.sub(r'#[A-Za-z0-9-]+', ' ', answer))} ", set()
         # a set named after an older release ("1989 Topps Baseball Chrome Layer Variations") is not that release
         for nc in self.not_cards:
             if nc not in self.releases and f" {nc} " in text and any(f" {r} " in f" {nc} " for r in self.releases):
@@ -140,10 +141,13 @@ async def build_index(sessions: Any) -> NameIndex:
             .distinct())).all()
         for name, seg, rel, set_name in rows:
             idx.add(name, seg, rel, set_name)
-        for rel, seg in (await s.execute(select(Release.name, Segment.name).join(
+        others = set()
+        for rel, seg, year in (await s.execute(select(Release.name, Segment.name, Release.year).join(
                 Segment, Segment.id == Release.segment_id))).all():
             idx.releases[norm(rel)] = seg
-        others = set()
+            if year and rel and not norm(rel).startswith(norm(str(year))):
+                # an answer's "2005 Deoxys Jirachi #9": a one-word release after its year is the release
+                others.add(norm(f"{str(year)[:4]} {rel}"))
         for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
             others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}
         # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant
