@@ -28,6 +28,9 @@ def set_parallels(st: State) -> str | None:
         return None
     pars = g(sset, "parallels", default=[])
     name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
+    inserts = [x for x in st.many.get("insert_pars", []) if isinstance(x, dict) and g(x, "parallels")]
+    if not pars and inserts:
+        return _release_parallels(st, g(sset, "releaseName", default=name), g(sset, "name", default=""), inserts)
     if not pars:
         return f"{name} has no parallels in the catalog."
     p = asked_parallel(st, pars)
@@ -39,6 +42,20 @@ def set_parallels(st: State) -> str | None:
         if rarest:
             return rarest
     return f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+
+
+def _release_parallels(st: State, release: str, base: str, sets: list[dict[str, Any]]) -> str:
+    """The parallels of a release's other sets, when its base set has none (each named with its set)."""
+    pars = [{**p, "of": g(x, "name", default="")} for x in sets for p in g(x, "parallels")]
+    head = f"{release} has no parallels on its {base or 'base'} cards; its other sets have {plural(len(pars), 'parallel')}"
+    p = asked_parallel(st, pars)
+    if p is not None and not LISTS_ALL.search(st.ent.text):
+        return _one_parallel(p, f"{release} {p['of']}")
+    if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
+        rarest = _rarest(release, pars)
+        if rarest:
+            return rarest
+    return f"{head}: " + ", ".join(f"{_parallel_item(p)} ({p['of']})" for p in pars) + "."
 
 
 def asked_parallel(st: State, pars: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -183,7 +200,9 @@ def set_facts(st: State) -> str | None:
 
 
 def random_card(st: State) -> str | None:
-    r = st.ok("random_in") or st.ok("catalog_cards_random")
+    pulls = [p for p in st.many.get("random_in", []) if isinstance(p, dict) and "error" not in p]
+    # the first of the releases pulled from that holds a card
+    r = next((p for p in pulls if g(p, "cards")), pulls[0] if pulls else None) or st.ok("catalog_cards_random")
     cards = g(r, "cards", default=[]) if r else []
     if not cards:
         return "I found no card to pull with those filters." if r is not None else None
