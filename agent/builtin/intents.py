@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
+from agent.builtin.linking import says_my
 from tools._linking import NEVER_NAMES, read
 
 
@@ -419,7 +420,7 @@ def grading_only(text: str) -> bool:
     """A grade or grading company and otherwise only the examples' everyday words ("is a bgs 9.5 better
     than a psa 9", "list the beckett grades"): about the grading scales, no card and no market figure."""
     r = read(text)
-    if not (r.company or r.grade) or VALUE_ASKED.search(text.lower()) or re.search(r"\bmy\b", text, re.I):
+    if not (r.company or r.grade) or VALUE_ASKED.search(text.lower()) or says_my(text):
         return False
     vocab = classifier.vocabulary()
     return all(w.lower() in vocab or CONDITIONS.fullmatch(w.lower()) for _, w in r.tokens)

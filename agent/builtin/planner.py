@@ -96,10 +96,11 @@ def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
         conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
     focus = asked_part(conv.question)
-    if focus != conv.question and classify(conv.question)[0] not in (BY_NAME["feedback"],):
-        conv = replace(conv, question=focus)
+    whole = classify(conv.question) if focus != conv.question else None
+    if whole is not None and whole[0] is not BY_NAME["feedback"]:
+        conv, whole = replace(conv, question=focus), None   # small talk left out (feedback keeps every word)
     ent = parse(conv.question, conv.history, conv.last_answer)
-    intent, confidence = classify(conv.question)
+    intent, confidence = whole or classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
     elliptical = bool(ELLIPSIS.match(conv.question)) and (
         ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
@@ -526,8 +527,8 @@ PREDICATES = {
     "names_card_words": _names_card_words,
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
-    "says_my": lambda st: bool(re.search(r"\bmy\b", st.ent.text, re.I)),
-    "my_no_collection": lambda st: not st.conv.collection_id and bool(re.search(r"\bmy\b", st.ent.text, re.I)),
+    "says_my": lambda st: st.ent.says_my,
+    "my_no_collection": lambda st: not st.conv.collection_id and st.ent.says_my,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
     # "which ones am i missing from it": the set the conversation is about
     "names_or_refers": lambda st: bool(st.ent.has_card_words or (st.conv.history and st.ent.follow_up)),

@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
+from agent.builtin.linking import says_my
 from agent.builtin.state import State
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, SPELLINGS, fold, nicknamed, read
+from tools._linking import BRANDS, DOMAIN_WORDS, MAKERS, NEVER_NAMES, SEGMENT_WORDS, SPELLINGS, fold, nicknamed, read
 
 # the whole collection as what is asked about ("on my collection", "my cards")
 WHOLE = re.compile(r"\bmy (whole |entire |full )?(collection|cards|pc|stuff|binders?)\b", re.I)
@@ -118,10 +119,6 @@ def named_owned(st: State) -> dict[str, Any] | None:
     return found
 
 
-# makers spelled right: a typo or a word like "score" never rules an owned card out
-MAKERS = {"topps", "bowman", "fleer", "donruss", "leaf", "panini", "pinnacle", "skybox", "hoops", "ultra", "finest",
-          "prizm", "heritage", "pacific", "sportflics", "upper"}
-
 
 def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
     """The owned card agrees with the year (or season), brand and card number the question gives."""
@@ -176,7 +173,7 @@ def owned_gain(st: State) -> str | None:
 
 def owned_value(st: State, card: dict[str, Any]) -> str | None:
     """"what is my X worth": the copy owned (at its grade), when the card linked is the one owned."""
-    if not st.ok("owned") or not re.search(r"\bmy\b", st.ent.text, re.I):
+    if not st.ok("owned") or not says_my(st.ent.text):
         return None
     c = named_owned(st)
     if c is None or c.get("cardId") != card.get("id") or g(c, "currentValue") is None:
