@@ -146,8 +146,9 @@ async def build_index(sessions: Any) -> NameIndex:
                 Segment, Segment.id == Release.segment_id))).all():
             idx.releases[norm(rel)] = seg
             if year and rel and not norm(rel).startswith(norm(str(year))):
-                # an answer's "2005 Deoxys Jirachi #9": a one-word release after its year is the release
-                others.add(norm(f"{str(year)[:4]} {rel}"))
+                # an answer's "2005 Deoxys Jirachi #9", "Arceus (2009) came out": a one-word release beside its
+                # year is the release
+                others |= {norm(f"{str(year)[:4]} {rel}"), norm(f"{rel} {str(year)[:4]}")}
         for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
             others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}
         # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant

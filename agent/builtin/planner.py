@@ -20,7 +20,9 @@ from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fol
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
-ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|now|ok and|also)\b", re.I)
+SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
+ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
+                      r"now|ok and|also)\b", re.I)
 
 
 @dataclass
@@ -103,15 +105,28 @@ def understand(conv: Conversation) -> State:
     intent, confidence = whole or classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
     elliptical = bool(ELLIPSIS.match(conv.question)) and (
-        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
+        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)) or
+        bool(SAME_ASKED.match(conv.question)))
     # "and the lowest one?": a weak reading of a short follow-up naming nothing keeps the earlier family
     weak = bool(ELLIPSIS.match(conv.question)) and confidence < WEAK and not ent.has_card_words
     if conv.history and (ent.reply or elliptical or weak or
                          (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
+        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown"
+                                    or SAME_ASKED.match(conv.question)) \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if conv.history and not ent.qualifier and ELLIPSIS.match(conv.question):
+        older = read(conv.history[-1])
+        if older.qualifier:   # "what about PD" after a label qualifier's meaning: another qualifier
+            ent.reading.qualifier = read(f"{older.company or 'psa'} {conv.question}").qualifier
+            ent.reading.company = ent.company or older.company
+    if conv.history and ent.follow_up and confidence < WEAK and not (ent.years or ent.number) and intent is not None and \
+            intent.name in ("price", "marketplace", "details", "find", "population", "trend") and \
+            not _names_left_in(conv.question):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name == "grades":
+            intent = earlier   # "so what's the lowest one on it" after a grading scale: that scale
     if ent.group_by and (intent is None or intent.name not in ("breakdown", "set_progress", "set_missing")) and (
             intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and
             ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
@@ -145,6 +160,9 @@ def understand(conv: Conversation) -> State:
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
+    if intent is not None and intent.name == "grades" and not ent.grade and conv.history and (
+            ELLIPSIS.match(conv.question)):
+        ent.reading.grade = read(conv.history[-1]).grade   # "same question for sgc" after "a psa 8.5 called"
     if intent is not None and intent.name == "grades" and OTHER_COMPANIES.search(conv.question):
         ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
     elif intent is not None and intent.name == "grades" and not ent.company:
@@ -201,6 +219,15 @@ PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|cost
                          r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
 ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
 LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
+
+
+def _names_left_in(text: str) -> bool:
+    """A word that may name a card: no family's word, no everyday word, no grading word."""
+    from tools.catalog_link import common_words
+
+    vocab = classifier.vocabulary()
+    return any(w.lower() not in NEVER_NAMES and fold(w) not in NEVER_NAMES and fold(w) not in vocab and
+               fold(w) not in common_words() for _, w in read(text).tokens)
 
 
 def _everyday_words_only(text: str) -> bool:
@@ -433,15 +460,16 @@ def _base_set_id(st: State) -> str | None:
 
 
 def _insert_set_ids(st: State) -> list[str] | None:
-    """A release asked about whose base set has no parallels ("what parallels does 1999 topps have"): its other
-    sets that have some, most first (a set named in the question is answered alone)."""
+    """A release asked about with no set named ("what parallels does 1999 topps have"): its other sets that
+    have parallels, most first (a release's parallels are every set's; a set named is answered alone)."""
     sets = (st.ok("catalog_release") or {}).get("sets") or []
-    base = next((x for x in sets if x.get("id") == _base_set_id(st)), None)
+    base_id = _base_set_id(st)
     phrases = {fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []}
-    if base is None or base.get("parallelCount") != 0 or fold(base.get("name") or "") in phrases:
+    if base_id is None or any(fold(x.get("name") or "") in phrases for x in sets):
         return None
-    more = sorted((x for x in sets if x.get("parallelCount")), key=lambda x: -int(x["parallelCount"]))
-    return [str(x["id"]) for x in more[:6]] or None
+    more = sorted((x for x in sets if x.get("parallelCount") and x.get("id") != base_id),
+                  key=lambda x: -int(x["parallelCount"]))
+    return [str(x["id"]) for x in more[:7]] or None
 
 
 def _random_release_ids(st: State) -> list[str] | None:

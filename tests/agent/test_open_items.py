@@ -91,6 +91,9 @@ def test_a_release_without_base_parallels_answers_with_its_other_sets():
                               {"name": "Power Brokers", "parallels": [{"name": "Refractor"}]}]
     answer = set_parallels(st)
     assert "Gold /20 (Record Numbers)" in answer and "Refractor (Power Brokers)" in answer
+    # a base set with parallels lists them first, then the other sets'
+    st.results["catalog_set"]["parallels"] = [{"name": "Electric Diamond"}]
+    assert set_parallels(st).startswith("1999 Topps Baseball has 3 parallels across 3 sets: Electric Diamond (Series 1)")
 
 
 def test_a_misspelt_name_beside_a_shared_number_finds_its_card_or_none():
@@ -120,3 +123,23 @@ def test_small_talk_before_a_dash_is_left_out():
 def test_a_total_across_grades_after_a_pop_question_is_that_cards_report():
     st = understand("total across all psa grades?", ("nincada deoxys 67 psa 10 pop",))
     assert st.intent.name == "population" and st.ent.follow_up
+
+
+def test_grading_follow_ups_keep_the_scale_the_grade_or_the_qualifier():
+    st = understand("same question for sgc", ("what is a psa 8.5 called",))
+    assert (st.intent.name, st.ent.company, st.ent.grade) == ("grades", "SGC", "8.5")
+    st = understand("what about PD", ("psa OF qualifier meaning",))
+    assert (st.intent.name, st.ent.qualifier) == ("grades", "PD")
+    assert understand("so what's the lowest one on it", ("explain the sgc scale to me",)).intent.name == "grades"
+
+
+def test_a_want_list_question_about_cards_not_told_apart_names_none_of_them():
+    from agent.builtin.answers.collection import wantlist
+
+    st = understand("is it on my wants already?", ("zapdos fossil holo",))
+    st.results.update(lists_list={"lists": [{"id": "l", "name": "Want list"}]},
+                      list_cards_list={"cards": [{"cardId": "v"}], "total_count": 1},
+                      link={"entities": [{"kind": "name", "name": "Zapdos", "phrase": "zapdos"}], "ambiguous": True,
+                            "cards": [{"id": "z1", "name": "Zapdos", "number": "065", "releaseName": "Twilight Masquerade",
+                                       "score": 3}, {"id": "z2", "name": "Zapdos", "number": "157", "score": 3}]})
+    assert wantlist(st) == "No, no Zapdos card is on your want list (Want list, 1 card in all)."

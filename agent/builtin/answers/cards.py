@@ -29,13 +29,13 @@ def set_parallels(st: State) -> str | None:
     pars = g(sset, "parallels", default=[])
     name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
     inserts = [x for x in st.many.get("insert_pars", []) if isinstance(x, dict) and g(x, "parallels")]
-    if not pars and inserts:
-        return _release_parallels(st, g(sset, "releaseName", default=name), g(sset, "name", default=""), inserts)
-    if not pars:
-        return f"{name} has no parallels in the catalog."
-    p = asked_parallel(st, pars)
+    p = asked_parallel(st, pars) if pars else None
     if p is not None:
         return _one_parallel(p, name)
+    if inserts:
+        return _release_parallels(st, g(sset, "releaseName", default=name), [sset, *inserts])
+    if not pars:
+        return f"{name} has no parallels in the catalog."
     text = st.ent.text.lower()
     if st.ent.order == "rarest" or "rare" in text:
         rarest = _rarest(name, pars)
@@ -44,10 +44,9 @@ def set_parallels(st: State) -> str | None:
     return f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
 
 
-def _release_parallels(st: State, release: str, base: str, sets: list[dict[str, Any]]) -> str:
-    """The parallels of a release's other sets, when its base set has none (each named with its set)."""
-    pars = [{**p, "of": g(x, "name", default="")} for x in sets for p in g(x, "parallels")]
-    head = f"{release} has no parallels on its {base or 'base'} cards; its other sets have {plural(len(pars), 'parallel')}"
+def _release_parallels(st: State, release: str, sets: list[dict[str, Any]]) -> str:
+    """A release's parallels across its sets (the base set's first), each named with its set."""
+    pars = [{**p, "of": g(x, "name", default="")} for x in sets for p in g(x, "parallels", default=[])]
     p = asked_parallel(st, pars)
     if p is not None and not LISTS_ALL.search(st.ent.text):
         return _one_parallel(p, f"{release} {p['of']}")
@@ -55,7 +54,8 @@ def _release_parallels(st: State, release: str, base: str, sets: list[dict[str, 
         rarest = _rarest(release, pars)
         if rarest:
             return rarest
-    return f"{head}: " + ", ".join(f"{_parallel_item(p)} ({p['of']})" for p in pars) + "."
+    shown = ", ".join(f"{_parallel_item(p)} ({p['of']})" for p in pars[:30]) + ("; ..." if len(pars) > 30 else "")
+    return f"{release} has {plural(len(pars), 'parallel')} across {plural(len(sets), 'set')}: {shown}."
 
 
 def asked_parallel(st: State, pars: list[dict[str, Any]]) -> dict[str, Any] | None:

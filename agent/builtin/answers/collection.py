@@ -415,8 +415,12 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     if same:
         return f"Yes, {list_name} has {plural(len(same), 'card')} of that name: " + \
             "; ".join(card_label(c) for c in same) + "."
-    if card or (names and options):
-        return f"No, {card_label(card or options[0])} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    if card:
+        return f"No, {card_label(card)} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    named = next((e.get("name") for e in link.get("entities") or [] if e.get("kind") == "name"
+                  and not e.get("alternate")), None)
+    if named and options:   # cards the words do not tell apart: none of that name is on it (no one card named)
+        return f"No, no {named} card is on your want list ({list_name}, {plural(total, 'card')} in all)."
     return None
 
 
