@@ -93,6 +93,8 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
     if hit.distance > max(1, len(phrase_tokens) - 1):
         return False
     if hit.kind == "name":
+        if hit.distance > 0 and any(t in DOMAIN_WORDS and t not in name_tokens for t in phrase_tokens):
+            return False   # "fossil holo" is the release and the parallel, not a misspelt Holon Fossil
         # the words must be most of the name ("griffey" -> Ken Griffey Jr.), not three words of a
         # nine-word multi-player card title
         cover = len(phrase_tokens) / max(1, len(name_tokens))

@@ -302,7 +302,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
     intent, confidence = _classify(text)
     low = text.lower()
-    if (intent is None or intent.name in ("find", "details", "unknown", "collection_cards", "set_missing") or
+    if (intent is None or intent.name in ("find", "details", "unknown", "set_missing") or intent.collection and
+            not re.search(r"\b(in|of) my (collection|pc|binders?)\b", low) or
             intent.name == "marketplace" and not intent.matches(text)) and (MY_WANTS.search(low) or LIST_ENTRY.match(low)):
         intent = BY_NAME["wantlist"]   # "show me my grails", "my wishlist: X": the want list, refined below
     # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does

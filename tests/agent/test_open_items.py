@@ -143,3 +143,16 @@ def test_a_want_list_question_about_cards_not_told_apart_names_none_of_them():
                             "cards": [{"id": "z1", "name": "Zapdos", "number": "065", "releaseName": "Twilight Masquerade",
                                        "score": 3}, {"id": "z2", "name": "Zapdos", "number": "157", "score": 3}]})
     assert wantlist(st) == "No, no Zapdos card is on your want list (Want list, 1 card in all)."
+
+
+def test_my_grails_is_the_want_list():
+    assert understand("my grails?").intent.name == "wantlist"
+    assert understand("which cards are my grails").intent.name == "wantlist"
+
+
+def test_a_release_and_a_parallel_word_are_no_misspelt_name():
+    from store.search.index import NameHit
+    from tools.catalog_link import _accept
+
+    holon = NameHit(kind="name", name="Holon Fossil", score=20.0, exact=False, distance=1, count=1, ids=("h",))
+    assert not _accept(holon, ["fossil", "holo"])   # "zapdos fossil holo": Fossil's holo Zapdos
