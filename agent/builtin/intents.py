@@ -99,6 +99,9 @@ INTENTS: tuple[Intent, ...] = (
                                                  "setId": "$random_scope_set", "setName": "$random_set_name",
                                                  "name": "$linked_name"},
                         when="random_in_catalog"),
+                   # "from the 2019 prizm base set": the release's sets called base (answered when it has one)
+                   Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release", "setName": "Base",
+                                                 "name": "$linked_name"}, key="random_base", when="random_base_set"),
                    # a few releases, one card pulled from each at once: a release may hold no card yet
                    Step("catalog_releases_random", {"count": 5, "segment": "$segment"}, key="random_release",
                         when="random_by_segment")),

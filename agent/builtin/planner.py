@@ -442,6 +442,13 @@ def _random_set_name(st: State) -> str | None:
     return names[0] if names else None
 
 
+def _random_base_set(st: State) -> bool:
+    """A pull from a release's base set said as such, which the link pinned to no one set."""
+    release, one_set = _random_scope(st)
+    return release is not None and one_set is None and _random_set_name(st) is None and any(
+        fold(e.get("name") or "") in ("base", "base set") for e in _entities(st, "set"))
+
+
 def _release_year(st: State) -> str | None:
     r = st.ok("catalog_release")
     y = str((r or {}).get("year") or "")[:4]
@@ -574,6 +581,7 @@ PREDICATES = {
     "set_not_card": _set_alone,
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
+    "random_base_set": _random_base_set,
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
     "asks_ranking": lambda st: answers.collection.asks_ranking(st),
     "asks_membership": lambda st: answers.collection.asks_membership(st),

@@ -156,3 +156,14 @@ def test_a_release_and_a_parallel_word_are_no_misspelt_name():
 
     holon = NameHit(kind="name", name="Holon Fossil", score=20.0, exact=False, distance=1, count=1, ids=("h",))
     assert not _accept(holon, ["fossil", "holo"])   # "zapdos fossil holo": Fossil's holo Zapdos
+
+
+def test_a_pull_from_a_releases_base_set_prefers_its_base_cards():
+    st = understand("random card from the 2019 prizm base set", offered=RANDOM)
+    st.results["link"] = {"entities": [
+        {"kind": "release", "name": "2019 Panini Prizm Baseball", "phrase": "prizm", "ids": ["rel"]},
+        {"kind": "set", "name": "Base", "phrase": "base set", "ids": ["s1", "s2"]}], "cards": [{"matched": ["release"]}]}
+    assert planner.PREDICATES["random_base_set"](st)
+    st.results["catalog_cards_random"] = {"cards": [{"name": "Alex Verdugo", "number": "24", "setName": "Game Ball Graphs"}]}
+    st.results["random_base"] = {"cards": [{"name": "Mike Trout", "number": "1", "releaseName": "2019 Prizm"}]}
+    assert random_card(st) == "Here is a random card: 2019 Prizm Mike Trout #1."

@@ -202,7 +202,9 @@ def set_facts(st: State) -> str | None:
 def random_card(st: State) -> str | None:
     pulls = [p for p in st.many.get("random_in", []) if isinstance(p, dict) and "error" not in p]
     # the first of the releases pulled from that holds a card
-    r = next((p for p in pulls if g(p, "cards")), pulls[0] if pulls else None) or st.ok("catalog_cards_random")
+    base = st.ok("random_base")   # the base set asked for, when the release has a set called so
+    r = next((p for p in pulls if g(p, "cards")), pulls[0] if pulls else None) or \
+        (base if g(base, "cards") else None) or st.ok("catalog_cards_random")
     cards = g(r, "cards", default=[]) if r else []
     if not cards:
         return "I found no card to pull with those filters." if r is not None else None
