@@ -110,9 +110,9 @@ class NameIndex:
         for nc in self.not_cards:
             if nc not in self.releases and f" {nc} " in text and any(f" {r} " in f" {nc} " for r in self.releases):
                 text = text.replace(f" {nc} ", " | ")
-        # a card's long name holding a release's ("Single Strike Scroll of the Fanged Dragon") is that card
+        # a card name of two words or more holding a release's ("Buried Fossil", "Scroll of the Fanged Dragon")
         for spot in self.spots(answer):
-            if spot.key.count(" ") >= 2 and spot.key not in self.releases:
+            if spot.key.count(" ") >= 1 and spot.key not in self.releases:
                 text = text.replace(f" {spot.key} ", " | ")
         for rel in sorted(self.releases, key=len, reverse=True):
             if f" {rel} " in text:
