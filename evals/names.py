@@ -104,11 +104,16 @@ class NameIndex:
 
     def releases_in(self, answer: str) -> set[str]:
         """The releases an answer names (normalised), longest first so "Base Set 2" is not "Base Set"."""
-        text, found = f" {norm(answer)} ", set()
+        # a card number ("#151") is not the release named by that number
+        text, found = f" {norm(re.sub(r'#[A-Za-z0-9-]+', ' ', answer))} ", set()
         # a set named after an older release ("1989 Topps Baseball Chrome Layer Variations") is not that release
         for nc in self.not_cards:
             if nc not in self.releases and f" {nc} " in text and any(f" {r} " in f" {nc} " for r in self.releases):
                 text = text.replace(f" {nc} ", " | ")
+        # a card name of two words or more holding a release's ("Buried Fossil", "Scroll of the Fanged Dragon")
+        for spot in self.spots(answer):
+            if spot.key.count(" ") >= 1 and spot.key not in self.releases:
+                text = text.replace(f" {spot.key} ", " | ")
         for rel in sorted(self.releases, key=len, reverse=True):
             if f" {rel} " in text:
                 found.add(rel)
@@ -140,10 +145,14 @@ async def build_index(sessions: Any) -> NameIndex:
             .distinct())).all()
         for name, seg, rel, set_name in rows:
             idx.add(name, seg, rel, set_name)
-        for rel, seg in (await s.execute(select(Release.name, Segment.name).join(
+        others = set()
+        for rel, seg, year in (await s.execute(select(Release.name, Segment.name, Release.year).join(
                 Segment, Segment.id == Release.segment_id))).all():
             idx.releases[norm(rel)] = seg
-        others = set()
+            if year and rel and not norm(rel).startswith(norm(str(year))):
+                # an answer's "2005 Deoxys Jirachi #9", "Arceus (2009) came out": a one-word release beside its
+                # year is the release
+                others |= {norm(f"{str(year)[:4]} {rel}"), norm(f"{rel} {str(year)[:4]}")}
         for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
             others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}
         # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant

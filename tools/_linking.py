@@ -21,10 +21,12 @@ from tools._models import CamelOut
 
 COMPANIES = {"psa": "PSA", "pas": "PSA", "bgs": "BGS", "beckett": "BGS", "sgc": "SGC", "cgc": "CGC", "tag": "TAG",
              "hga": "HGA", "csg": "CSG", "isa": "ISA", "becket": "BGS", "bekett": "BGS", "beckit": "BGS"}
-BRANDS = {"topps", "bowman", "fleer", "donruss", "upper", "ud", "score", "leaf", "panini", "pinnacle", "skybox",
-          "hoops", "stadium", "ultra", "finest", "chrome", "pokemon", "opc", "o-pee-chee", "prizm", "select",
-          "heritage", "classic", "pacific", "sportflics", "mothers", "tops", "topp", "toppps", "flerr", "fler",
-          "donrus", "donross", "bowmen", "upperdeck", "deck", "prism"}
+# makers spelled right and no everyday word: one said rules out a card of another maker ("my topps griffey")
+MAKERS = {"topps", "bowman", "fleer", "donruss", "leaf", "panini", "pinnacle", "skybox", "hoops", "ultra", "finest",
+          "prizm", "heritage", "pacific", "sportflics", "upper"}
+# every word of a maker or product line, with everyday words ("score", "select") and typos ("tops", "flerr")
+BRANDS = MAKERS | {"ud", "score", "stadium", "chrome", "pokemon", "opc", "o-pee-chee", "select", "classic", "mothers",
+                   "tops", "topp", "toppps", "flerr", "fler", "donrus", "donross", "bowmen", "upperdeck", "deck", "prism"}
 SEGMENT_WORDS = {"baseball": "Baseball", "basketball": "Basketball", "football": "Football", "hockey": "Hockey",
                  "pokemon": "Pokemon", "pokémon": "Pokemon", "tcg": "Pokemon", "nba": "Basketball",
                  "nfl": "Football", "mlb": "Baseball", "nhl": "Hockey"}

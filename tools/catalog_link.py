@@ -13,6 +13,7 @@ import dataclasses
 import re
 import uuid
 from collections.abc import Iterator
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,8 @@ def _accept(hit: Any, phrase_tokens: list[str]) -> bool:
     if hit.distance > max(1, len(phrase_tokens) - 1):
         return False
     if hit.kind == "name":
+        if hit.distance > 0 and any(t in DOMAIN_WORDS and t not in name_tokens for t in phrase_tokens):
+            return False   # "fossil holo" is the release and the parallel, not a misspelt Holon Fossil
         # the words must be most of the name ("griffey" -> Ken Griffey Jr.), not three words of a
         # nine-word multi-player card title
         cover = len(phrase_tokens) / max(1, len(name_tokens))
@@ -113,6 +116,19 @@ def common_words() -> frozenset[str]:
     """Everyday English words (``common_words.txt``): alone, never a misspelt name."""
     text = (Path(__file__).with_name("common_words.txt")).read_text(encoding="utf-8")
     return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+def _name_like(words: list[str]) -> list[str]:
+    """Unlinked words that read as a name: four letters or more, no everyday word."""
+    return [w for w in (fold(x) for x in words) if len(w) >= 4 and w.isalpha() and w not in common_words()]
+
+
+def _spelt_nearly(words: list[str], name: str) -> bool:
+    """Each of ``words`` is a word of ``name`` or that word with a letter or two off ("lemahue" -> LeMahieu,
+    "isaiah thomas" -> Isiah Thomas)."""
+    toks = fold(name).split()
+    return bool(words) and all(any(w == t or len(t) >= 4 and t[0] == w[0] and SequenceMatcher(None, w, t).ratio() >= 0.8
+                                   for t in toks) for w in words)
 
 
 def _typo_hit(h: Any, toks: list[str]) -> bool:
@@ -469,6 +485,7 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     matched, missed = [], []
     score = 0.0
     names = [e for e in ents if e.kind == "name"]
+    mine: list[LinkedEntity] = []
     if names:
         mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
         if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh")
@@ -494,6 +511,9 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
             missed.append("number")
     # words read as a name are not also a set or release ("Frank Thomas" the player, not the insert set)
     name_phrases = {fold(e.phrase) for e in names if not e.alternate}   # an alternate is only a maybe
+    if any(not e.alternate for e in mine):
+        # a card named by one phrase: another phrase may name its release ("nincada deoxys 67")
+        name_phrases = {fold(e.phrase) for e in mine if not e.alternate}
     rels = [e for e in ents if e.kind == "release" and fold(e.phrase) not in name_phrases]
     if rels:
         if any(str(row.release_id) in e.ids for e in rels):
@@ -728,11 +748,13 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
     ents = _weaker_readings(ents, bool(pronoun and query.history))
     if not any(e.kind == "name" and not e.alternate for e in ents) and (
-            pronoun or not any(e.kind in ("release", "set") for e in ents)):
+            pronoun or not any(e.kind in ("release", "set") and fold(e.phrase) not in DOMAIN_WORDS for e in ents)):
+        # "and the red?": a colour read as a set is the parallel asked of the set the conversation is about
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
                 for e in older:
-                    if not any(x.kind == e.kind and not x.alternate for x in ents):
+                    if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
+                               for x in ents):
                         e.from_history = True
                         ents.append(e)
                 # the card the earlier question pinned down: its number, year and attributes (unless this
@@ -795,6 +817,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
             phrases = {e.phrase for e in weak}
             ents = [e for e in ents if not (e.kind == "name" and e.phrase in phrases)]
             rows = await _rows(ctx, ents, r, segment)
+    if r.number and _name_like(unlinked) and not any(e.kind == "name" and not e.alternate for e in ents) and \
+            not any(fold(x.number or "") == fold(r.number) for x in rows):
+        # "jon valentine 94 score 417": a weak reading of "score" as a name has no #417; the release's #417 are read
+        rows += await _rows(ctx, [e for e in ents if e.kind != "name"], r, segment)
     attrs = await _attrs(ctx, [x.id for x in rows]) if r.attributes else {}
     scored = [(x, *_score(x, attrs.get(x.id, []), r, ents)) for x in rows]
     if r.set_total and rows:
@@ -840,6 +866,18 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
             if pick is not None:
                 best_id, ambiguous, differences = str(pick.id), False, []
                 scored.sort(key=lambda t: t[0].id != pick.id)   # the card picked leads the candidates
+        released = any(e.kind == "release" and not e.alternate for e in ents)
+        loose = _name_like(unlinked) if (r.number or released) and not any(
+            e.kind == "name" and not e.alternate for e in ents) else []
+        if loose and hard_miss <= {"name"}:
+            # "dj lemahue 2020 prizm 7", "isaiah thomas 86-87 fleer": words naming no one, beside a number many
+            # cards share or a release; the card whose name they spell nearly, else none (never another's #7)
+            near = [t for t in scored if _spelt_nearly(loose, t[0].name or "")]
+            if near and (r.number or len({t[0].name for t in near}) == 1):
+                best_id, ambiguous, differences = str(near[0][0].id), False, []
+                scored.sort(key=lambda t: t[0].id != near[0][0].id)
+            elif r.number:
+                best_id, ambiguous, differences = None, False, ["name"]
     keep = scored[:query.take]
     ids = [t[0].id for t in keep]
     async with ctx.transaction() as s:

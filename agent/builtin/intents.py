@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.builtin import classifier
+from agent.builtin.linking import says_my
 from tools._linking import NEVER_NAMES, read
 
 
@@ -95,12 +96,17 @@ INTENTS: tuple[Intent, ...] = (
     Intent("random", r"\brandom\b|\bpull (me )?a\b|\bsurprise me\b",
            steps=((Step("catalog_link", {"text": "$link_text", "take": 1}, key="link", when="has_scope_words"),),
                   (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release",
-                                                 "setId": "$random_scope_set", "name": "$linked_name"},
+                                                 "setId": "$random_scope_set", "setName": "$random_set_name",
+                                                 "name": "$linked_name"},
                         when="random_in_catalog"),
-                   Step("catalog_releases_random", {"count": 1, "segment": "$segment"}, key="random_release",
+                   # "from the 2019 prizm base set": the release's sets called base (answered when it has one)
+                   Step("catalog_cards_random", {"count": 1, "releaseId": "$random_scope_release", "setName": "Base",
+                                                 "name": "$linked_name"}, key="random_base", when="random_base_set"),
+                   # a few releases, one card pulled from each at once: a release may hold no card yet
+                   Step("catalog_releases_random", {"count": 5, "segment": "$segment"}, key="random_release",
                         when="random_by_segment")),
-                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$random_release_id"}, key="random_in",
-                        needs=("random_release_id",), when="random_by_segment"),))),
+                  (Step("catalog_cards_random", {"count": 1, "releaseId": "$item"}, key="random_in",
+                        needs=("random_release_ids",), each="random_release_ids", when="random_by_segment"),))),
     Intent("breakdown", r"\bbreak ?down\b|\bgroup(ed)? by\b|\bby (year|release|player|grade|manufacturer|brand)s?\b",
            collection=True,
            steps=_collection(Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "$group_by"},
@@ -131,10 +137,12 @@ INTENTS: tuple[Intent, ...] = (
     Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
            r"\bmy\b.*\b(up or down|gains?)\b",
            collection=True,
-           steps=_collection(Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
-                             Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
-                                                           "take": 100}, key="owned", needs=("collection_id",),
-                                  optional=True)) +
+           # a card named ("is my 90 upper deck griffey up"): linked, to tell the owned copy or say it is not owned
+           steps=((COLLECTIONS, Step(LINK.tool, LINK.args, key="link", when="names_card_words", optional=True)),
+                  (Step("collection_analytics", {"collectionId": "$collection_id"}, needs=("collection_id",)),
+                   Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
+                                                 "take": 100}, key="owned", needs=("collection_id",),
+                        optional=True))) +
            ((Step("catalog_card", {"id": "$owned_card_id"}, key="owned_card", needs=("owned_card_id",),
                   when="names_owned", optional=True),),)),
     Intent("collection_count", r"\bhow many cards (do i|have i|are in my)\b|\bsize of my collection\b",
@@ -211,8 +219,12 @@ INTENTS: tuple[Intent, ...] = (
            needs_card=True,
            steps=((LINK,),
                   (Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), when="card_or_no_release"),
-                   Step("catalog_release", {"id": "$release_id"}, when="release_not_card")),
+                   Step("catalog_release", {"id": "$release_id"}, when="release_not_card"),
+                   Step("catalog_set", {"id": "$set_id", "cards": "false"}, when="set_not_card")),
                   (Step("catalog_set", {"id": "$base_set_id", "cards": "false"}, needs=("base_set_id",),
+                        when="release_not_card"),
+                   # a base set without parallels: the release's other sets that have them
+                   Step("catalog_set", {"id": "$item", "cards": "false"}, key="insert_pars", each="insert_set_ids",
                         when="release_not_card"),))),
     Intent("set_facts", r"\b(what|which) sets\b|\bsets (are )?in\b|\bchecklist\b|\bhow many cards (are )?in\b|"
            r"\bhow (big|large) is (the )?\d{4}\b|"
@@ -249,6 +261,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
                      r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
+                     r"\bpass (my|our) (thanks|compliments|kudos|praise)\b|"
                      r"\bpass (it |this |that )?(on|along) to (the|your|ur) (team|devs?|developers|staff)\b|"
                      r"^\s*(suggestion|idea|request)s? (for|to) (the|your) (team|devs?|developers|app)\b|"
                      # reporting wrong or missing data, in the collector's words
@@ -292,13 +305,16 @@ def classify(text: str) -> tuple[Intent | None, float]:
     """The question's family and a confidence in [0, 1]; (None, c) when nothing fits."""
     intent, confidence = _classify(text)
     low = text.lower()
-    if (intent is None or intent.name in ("find", "details", "unknown", "collection_cards", "set_missing") or
+    if (intent is None or intent.name in ("find", "details", "unknown", "set_missing") or intent.collection and
+            not re.search(r"\b(in|of) my (collection|pc|binders?)\b", low) or
             intent.name == "marketplace" and not intent.matches(text)) and (MY_WANTS.search(low) or LIST_ENTRY.match(low)):
         intent = BY_NAME["wantlist"]   # "show me my grails", "my wishlist: X": the want list, refined below
     # a write needs a verb that asks for it: a look-alike question never adds to a list, nor does
     # asking whether it was added ("did i add X to my wants?", "is X on my wishlist already")
+    if LIST_REQUEST.search(low) and not ASKS_LIST.match(low) and "?" not in low:
+        intent, confidence = BY_NAME["wantlist_add"], max(confidence, 1.0)   # the list's name as the verb
     if intent is not None and intent.name == "wantlist_add" and (
-            not (ADD_VERBS.search(low) or LIST_ENTRY.match(low) or ONTO_LIST.search(low)) or
+            not (ADD_VERBS.search(low) or LIST_ENTRY.match(low) or ONTO_LIST.search(low) or LIST_REQUEST.search(low)) or
             ASKS_LIST.match(low) or "already" in low or ASKS_IF_ON.search(low)):
         intent = BY_NAME["wantlist"] if WANT_WORDS.search(low) else None
     elif intent is not None and intent.name == "wantlist" and _names_left(text) and (
@@ -326,9 +342,12 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["wantlist"]   # "is venusaur 15 from base set on my list"
     if intent is not None and not intent.collection and WHOLE_COLLECTION.search(low):
         intent = _best_of(text, [i.name for i in INTENTS if i.collection]) or intent   # "cash for my whole collection"
-    if intent is not None and intent.name == "trend" and PAID.search(low):
-        intent = BY_NAME["collection_roi"]   # "has it gone up since i bought it": against what I paid
-    if intent is not None and intent.name == "population" and OWN_COUNT.search(low) and \
+    if intent is not None and (intent.name == "trend" and (PAID.search(low) or OWNED_HERE.search(low)) or
+                               intent.name == "price" and PAID.search(low) and UP_DOWN.search(low)):
+        # "has it gone up since i bought it", "rickey 95 pinnacle in my pc - has it gone up", "the 86 topps
+        # ozzie i own, up or down vs what it cost me": against what I paid
+        intent = BY_NAME["collection_roi"]
+    if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
             not read(text).grade and not re.search(r"\bhow many (cards|different|unique|total)\b", low) and [
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
         intent = BY_NAME["owns"]   # "how many copies of X do i have": my copies, not a graded population
@@ -361,6 +380,12 @@ MINE = re.compile(r"\bmy\b(\s+[\w'-]+){0,3}?\s+(collection|cards?|pc|sets?|binde
                   r"\bi (have|own|got|collect)\b|\bi'?ve got\b|\bdo i (have|own)\b|\b(am i|i'?m) missing\b")
 ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|append|chuck|toss|slap|mark|note|jot|"
                        r"log|remember|bookmark|want list it|wishlist it|go on|go onto|goes on)\b")
+# the list's name used as the verb ("wishlist the 80 topps carter", "the 760 one, wishlist it") or said after
+# the card as the request ("robin yount 1982 topps 435, want list please")
+LIST_REQUEST = re.compile(r"^\s*(please |pls )?(wish ?list|want ?list)\s+(the|this|that|a|an|it|them|my|me)\b|"
+                          r"\b(wish ?list|want ?list)\s+(it|that|this|them|that one|this one)\b|"
+                          r"\S\s*[,:\-]\s*(onto |on |to )?(my |the )?(want ?list|wish ?list|wants|grail list)\s*"
+                          r"(please|pls|plz|thanks|thx|for me|it)?\s*[.!]*\s*$")
 LIST_ENTRY = re.compile(r"^\s*(my )?(want ?list|wish ?list|wants|grails?|grail list)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|"
@@ -373,7 +398,11 @@ NOT_OWNED = re.compile(r"\b(i )?(don'?t|do not|dont) (i )?(have|own)( yet| alrea
 WHOLE_COLLECTION = re.compile(r"\b(my|the) (whole|entire|full|complete) (collection|pc|binder|stash)\b|"
                               r"\ball (of )?my (cards|collection|pc)\b")
 PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired)\b|\b(than|from|vs|versus) (what )?i paid\b|"
-                  r"\bfrom my (buy|purchase)\b|\bmy (buy|purchase) price\b")
+                  r"\bfrom my (buy|purchase)\b|\bmy (buy|purchase) price\b|"
+                  r"\b(than|from|vs\.?|versus|against) what (it|they|that|this) cost( me)?\b")
+# the card asked about is the caller's own copy ("in my pc", "i own")
+OWNED_HERE = re.compile(r"\bin my (pc|collection|binders?)\b|\bi (own|have)\b|\bof mine\b")
+UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add
 ASKS_IF_ON = re.compile(r"[,;:\-]\s*(did|is|was|has|have)\b|\bor (no|not|nah|nope)\b|\bmake it (on|onto|to|in)\b")
@@ -395,7 +424,7 @@ def grading_only(text: str) -> bool:
     """A grade or grading company and otherwise only the examples' everyday words ("is a bgs 9.5 better
     than a psa 9", "list the beckett grades"): about the grading scales, no card and no market figure."""
     r = read(text)
-    if not (r.company or r.grade) or VALUE_ASKED.search(text.lower()) or re.search(r"\bmy\b", text, re.I):
+    if not (r.company or r.grade) or VALUE_ASKED.search(text.lower()) or says_my(text):
         return False
     vocab = classifier.vocabulary()
     return all(w.lower() in vocab or CONDITIONS.fullmatch(w.lower()) for _, w in r.tokens)
@@ -411,7 +440,7 @@ def _classify(text: str) -> tuple[Intent | None, float]:
         return BY_NAME["unknown"], 1.0   # "super, thanks for the help", "you're an ace, bye"
     for family, pattern in HARD:
         if re.search(pattern, text, re.I):
-            if family == "glossary" and re.search(r"\b(psa|pas|bgs|sgc|cgc|beckett|gem|mint|grade)\b", text, re.I):
+            if family == "glossary" and (read(text).company or re.search(r"\b(gem|mint|grade)\b", text, re.I)):
                 continue   # a grade's meaning is the grading scale's
             return BY_NAME[family], 1.0
     if re.search(r"\bwho (can|should|do|could) i send\b.*\b(grad|slab)|\bwhere (can|should|do) i (send|get)\b.*\b(grad|slab)",
@@ -502,7 +531,9 @@ def scale_question(text: str) -> bool:
     r = read(text)
     if not (r.grade or CONDITIONS.search(low)):
         return False
-    return not _names_left(text)
+    # the clause asking it: "my energy search is over, just tell me what an isa 8.5 means"
+    clause = next((c for c in reversed(re.split(r"[,;]|\s-\s", text)) if _MEANING.search(c.lower())), text)
+    return not _names_left(clause)
 
 
 def _names_left(text: str) -> list[str]:

@@ -30,6 +30,13 @@ FOLLOW_UP = re.compile(rf"^\s*{ACK}(and|what about|how about|also|ok|okay|then|s
 ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
+MY = re.compile(r"\bmy\b", re.I)
+
+
+def says_my(text: str) -> bool:
+    return MY.search(text) is not None
+
+
 @dataclass
 class Entities:
     reading: Reading
@@ -47,6 +54,11 @@ class Entities:
         r = self.reading
         name_runs = [run for run in runs(r) if len(run) > 1 or fold(run[0]) not in DOMAIN_WORDS]
         return bool(name_runs or r.number)
+
+    @property
+    def says_my(self) -> bool:
+        """The asker's own card or collection is meant ("what is my X worth")."""
+        return says_my(self.text)
 
     @property
     def elliptical(self) -> bool:

@@ -20,7 +20,9 @@ from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fol
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
-ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|now|ok and|also)\b", re.I)
+SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
+ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
+                      r"now|ok and|also)\b", re.I)
 
 
 @dataclass
@@ -43,7 +45,7 @@ ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme
 
 
 # a sentence's end: ". ", "! ", "? " or "; " before more words ("popcorn's ready. how much is my pc worth")
-SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)", re.I)
+SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)|\s+[-\u2013\u2014]+\s+(?=\S)", re.I)
 ABBREVIATIONS = {"jr", "sr", "mr", "mrs", "ms", "dr", "st", "vs", "no", "mt", "ft", "pt", "vol", "bros"}
 
 
@@ -75,11 +77,18 @@ def asked_part(question: str) -> str:
     if len(re.findall(r"[A-Za-z0-9']+", last)) < 3 or re.search(
             r"\b(it|its|that|this|those|these|them|he|she|his|her|one)\b", last, re.I):
         return question   # "what's it worth?": the card is in the sentences before
+    if parts[-2].rstrip().endswith(("-", "\u2013", "\u2014")):
+        # a dash parts chatter from a question that names its card itself ("oregon road trip card haul
+        # question - what parallels does 2024 allen & ginter x have"), never "my cards - how many bucks"
+        r = read(last)
+        if re.search(r"\b(my|i|me|mine)\b", " ".join(parts[:-1]), re.I) or not (
+                r.years or r.number or any(fold(w) in BRANDS and fold(w) not in SEGMENT_WORDS for _, w in r.tokens)):
+            return question
     for lead in parts[:-1]:
         if lead.rstrip().endswith("?") or ASKING.match(lead) or classifier.bare_name(lead):
             return question   # "who grades cards? list them", "lugia neo genesis... on my list?": not small talk
         r = read(lead)
-        if r.years or r.number or r.grade or r.company or r.segment or \
+        if r.years or r.number or r.grade or r.company or r.segment or r.attributes or \
                 any((fold(w) in BRANDS or fold(w) in DOMAIN_WORDS) and fold(w) not in SEGMENT_WORDS for _, w in r.tokens):
             return question   # "looking at 1986 fleer. is the jordan rookie in my pc": the lead scopes it
     return last
@@ -89,21 +98,35 @@ def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
         conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
     focus = asked_part(conv.question)
-    if focus != conv.question and classify(conv.question)[0] not in (BY_NAME["feedback"],):
-        conv = replace(conv, question=focus)
+    whole = classify(conv.question) if focus != conv.question else None
+    if whole is not None and whole[0] is not BY_NAME["feedback"]:
+        conv, whole = replace(conv, question=focus), None   # small talk left out (feedback keeps every word)
     ent = parse(conv.question, conv.history, conv.last_answer)
-    intent, confidence = classify(conv.question)
+    intent, confidence = whole or classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
     elliptical = bool(ELLIPSIS.match(conv.question)) and (
-        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)))
+        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)) or
+        bool(SAME_ASKED.match(conv.question)))
     # "and the lowest one?": a weak reading of a short follow-up naming nothing keeps the earlier family
     weak = bool(ELLIPSIS.match(conv.question)) and confidence < WEAK and not ent.has_card_words
     if conv.history and (ent.reply or elliptical or weak or
                          (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown") \
+        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown"
+                                    or SAME_ASKED.match(conv.question)) \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
+    if conv.history and not ent.qualifier and ELLIPSIS.match(conv.question):
+        older = read(conv.history[-1])
+        if older.qualifier:   # "what about PD" after a label qualifier's meaning: another qualifier
+            ent.reading.qualifier = read(f"{older.company or 'psa'} {conv.question}").qualifier
+            ent.reading.company = ent.company or older.company
+    if conv.history and ent.follow_up and confidence < WEAK and not (ent.years or ent.number) and intent is not None and \
+            intent.name in ("price", "marketplace", "details", "find", "population", "trend") and \
+            not _names_left_in(conv.question):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name == "grades":
+            intent = earlier   # "so what's the lowest one on it" after a grading scale: that scale
     if ent.group_by and (intent is None or intent.name not in ("breakdown", "set_progress", "set_missing")) and (
             intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and
             ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
@@ -117,6 +140,12 @@ def understand(conv: Conversation) -> State:
                 earlier.name in ("population", "price") and intent.name == "grades"):
             # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
             intent = BY_NAME["collection_count"] if earlier.collection else earlier
+    if conv.history and intent is not None and intent.name == "grades" and not ent.grade and \
+            re.search(r"\b(total|all|every|across|combined|overall|altogether)\b", conv.question, re.I) and \
+            not (ent.years or ent.number):
+        earlier = _previous_intent(conv.history)
+        if earlier is not None and earlier.name == "population":
+            intent, ent.follow_up = earlier, True   # "total across all psa grades?" after a pop: that card's report
     if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
             intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
         earlier = _previous_intent(conv.history)
@@ -131,6 +160,9 @@ def understand(conv: Conversation) -> State:
     if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
             re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
         intent = BY_NAME["set_facts"]
+    if intent is not None and intent.name == "grades" and not ent.grade and conv.history and (
+            ELLIPSIS.match(conv.question)):
+        ent.reading.grade = read(conv.history[-1]).grade   # "same question for sgc" after "a psa 8.5 called"
     if intent is not None and intent.name == "grades" and OTHER_COMPANIES.search(conv.question):
         ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
     elif intent is not None and intent.name == "grades" and not ent.company:
@@ -187,6 +219,15 @@ PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|cost
                          r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
 ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
 LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
+
+
+def _names_left_in(text: str) -> bool:
+    """A word that may name a card: no family's word, no everyday word, no grading word."""
+    from tools.catalog_link import common_words
+
+    vocab = classifier.vocabulary()
+    return any(w.lower() not in NEVER_NAMES and fold(w) not in NEVER_NAMES and fold(w) not in vocab and
+               fold(w) not in common_words() for _, w in read(text).tokens)
 
 
 def _everyday_words_only(text: str) -> bool:
@@ -390,6 +431,24 @@ def _random_scope(st: State) -> tuple[str | None, str | None]:
     return None, None
 
 
+def _random_set_name(st: State) -> str | None:
+    """A pull from a release's named set that the link could not pin to one id ("1993 studio heritage insert"):
+    the set's name, filtering the release's cards (the base set, named differently per release, is left out)."""
+    release, _ = _random_scope(st)
+    if release is None:
+        return None
+    names = [e.get("name") for e in _entities(st, "set") if len(e.get("ids") or []) > 1 and not _segment_word(e)
+             and fold(e.get("name") or "") not in ("base", "base set")]
+    return names[0] if names else None
+
+
+def _random_base_set(st: State) -> bool:
+    """A pull from a release's base set said as such, which the link pinned to no one set."""
+    release, one_set = _random_scope(st)
+    return release is not None and one_set is None and _random_set_name(st) is None and any(
+        fold(e.get("name") or "") in ("base", "base set") for e in _entities(st, "set"))
+
+
 def _release_year(st: State) -> str | None:
     r = st.ok("catalog_release")
     y = str((r or {}).get("year") or "")[:4]
@@ -407,9 +466,22 @@ def _base_set_id(st: State) -> str | None:
     return pick.get("id")
 
 
-def _random_release_id(st: State) -> str | None:
+def _insert_set_ids(st: State) -> list[str] | None:
+    """A release asked about with no set named ("what parallels does 1999 topps have"): its other sets that
+    have parallels, most first (a release's parallels are every set's; a set named is answered alone)."""
+    sets = (st.ok("catalog_release") or {}).get("sets") or []
+    base_id = _base_set_id(st)
+    phrases = {fold(e.get("phrase") or "") for e in (_link(st) or {}).get("entities") or []}
+    if base_id is None or any(fold(x.get("name") or "") in phrases for x in sets):
+        return None
+    more = sorted((x for x in sets if x.get("parallelCount") and x.get("id") != base_id),
+                  key=lambda x: -int(x["parallelCount"]))
+    return [str(x["id"]) for x in more[:7]] or None
+
+
+def _random_release_ids(st: State) -> list[str] | None:
     rels = (st.ok("random_release") or {}).get("releases", [])
-    return rels[0].get("id") if rels else None
+    return [str(r["id"]) for r in rels if r.get("id")] or None
 
 
 def variable(st: State, name: str) -> Any:
@@ -432,14 +504,16 @@ def variable(st: State, name: str) -> Any:
         return _random_scope(st)[0]
     if name == "random_scope_set":
         return _random_scope(st)[1]
+    if name == "random_set_name":
+        return _random_set_name(st)
     if name == "want_items":
         cid = _card_id(st)
         return {"cardId": cid} if cid else None
     resolvers = {"card_id": _card_id, "company_id": _company_id, "type_id": _type_id, "release_id": _release_id,
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
                  "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
-                 "linked_name": _linked_name, "random_release_id": _random_release_id,
-                 "release_year": _release_year, "base_set_id": _base_set_id,
+                 "linked_name": _linked_name, "random_release_ids": _random_release_ids,
+                 "release_year": _release_year, "base_set_id": _base_set_id, "insert_set_ids": _insert_set_ids,
                  "tied_ids": lambda st: few_tied(_link(st)) or None,
                  "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
     return resolvers[name](st) if name in resolvers else None
@@ -450,12 +524,21 @@ def _segment_word(e: dict[str, Any]) -> bool:
 
 
 def _scoped(st: State) -> bool:
+    from tools.catalog_link import common_words
+
     ents = [e for e in (_link(st) or {}).get("entities") or [] if not _segment_word(e)]
-    return any(e.get("kind") in ("release", "set", "name") for e in ents)
+    # a name read from an everyday word ("throw me a random baseball card") scopes nothing: the segment does
+    return any(e.get("kind") in ("release", "set") or e.get("kind") == "name" and not e.get("alternate") and
+               fold(e.get("phrase") or "") not in common_words() for e in ents)
 
 
 def _has_scope(st: State) -> bool:
     return _scoped(st)
+
+
+def _set_alone(st: State) -> bool:
+    """A set named by itself, no card and no release ("2024 select future - which parallel is rarest")."""
+    return not _names_a_card(st) and not _entities(st, "release") and _set_id(st) is not None
 
 
 def _names_a_card(st: State) -> bool:
@@ -464,11 +547,23 @@ def _names_a_card(st: State) -> bool:
     return bool(names) or bool((link.get("constraints") or {}).get("number"))
 
 
+def _names_card_words(st: State) -> bool:
+    """A year, a number or a word that is no family's, no everyday word and no brand: a card may be named."""
+    from tools.catalog_link import common_words
+
+    if st.ent.years or st.ent.number:
+        return True
+    vocab = classifier.vocabulary()
+    return any(len(w) >= 3 and fold(w) not in NEVER_NAMES and fold(w) not in vocab and fold(w) not in common_words()
+               and fold(w) not in BRANDS for _, w in st.ent.tokens)
+
+
 PREDICATES = {
+    "names_card_words": _names_card_words,
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
-    "says_my": lambda st: bool(re.search(r"\bmy\b", st.ent.text, re.I)),
-    "my_no_collection": lambda st: not st.conv.collection_id and bool(re.search(r"\bmy\b", st.ent.text, re.I)),
+    "says_my": lambda st: st.ent.says_my,
+    "my_no_collection": lambda st: not st.conv.collection_id and st.ent.says_my,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
     # "which ones am i missing from it": the set the conversation is about
     "names_or_refers": lambda st: bool(st.ent.has_card_words or (st.conv.history and st.ent.follow_up)),
@@ -482,9 +577,11 @@ PREDICATES = {
     "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
     "two_sides": lambda st: bool(_sides(st)),
     "asks_date": lambda st: bool(answers.cards.ASKS_DATE.search(st.ent.text)),
-    "card_or_no_release": lambda st: _names_a_card(st) or not _entities(st, "release"),
+    "card_or_no_release": lambda st: _names_a_card(st) or not (_entities(st, "release") or _set_alone(st)),
+    "set_not_card": _set_alone,
     "release_not_card": lambda st: not _names_a_card(st) and bool(_entities(st, "release")),
     "random_by_segment": lambda st: bool(st.ent.segment) and not _has_scope(st),
+    "random_base_set": _random_base_set,
     "names_owned": lambda st: answers.collection.named_owned(st) is not None,
     "asks_ranking": lambda st: answers.collection.asks_ranking(st),
     "asks_membership": lambda st: answers.collection.asks_membership(st),

@@ -28,17 +28,34 @@ def set_parallels(st: State) -> str | None:
         return None
     pars = g(sset, "parallels", default=[])
     name = f"{g(sset, 'releaseName', default='')} {g(sset, 'name', default='')}".strip()
-    if not pars:
-        return f"{name} has no parallels in the catalog."
-    p = asked_parallel(st, pars)
+    inserts = [x for x in st.many.get("insert_pars", []) if isinstance(x, dict) and g(x, "parallels")]
+    p = asked_parallel(st, pars) if pars else None
     if p is not None:
         return _one_parallel(p, name)
+    if inserts:
+        return _release_parallels(st, g(sset, "releaseName", default=name), [sset, *inserts])
+    if not pars:
+        return f"{name} has no parallels in the catalog."
     text = st.ent.text.lower()
     if st.ent.order == "rarest" or "rare" in text:
         rarest = _rarest(name, pars)
         if rarest:
             return rarest
     return f"{name} has {plural(len(pars), 'parallel')}: " + ", ".join(_parallel_item(p) for p in pars) + "."
+
+
+def _release_parallels(st: State, release: str, sets: list[dict[str, Any]]) -> str:
+    """A release's parallels across its sets (the base set's first), each named with its set."""
+    pars = [{**p, "of": g(x, "name", default="")} for x in sets for p in g(x, "parallels", default=[])]
+    p = asked_parallel(st, pars)
+    if p is not None and not LISTS_ALL.search(st.ent.text):
+        return _one_parallel(p, f"{release} {p['of']}")
+    if st.ent.order == "rarest" or "rare" in st.ent.text.lower():
+        rarest = _rarest(release, pars)
+        if rarest:
+            return rarest
+    shown = ", ".join(f"{_parallel_item(p)} ({p['of']})" for p in pars[:30]) + ("; ..." if len(pars) > 30 else "")
+    return f"{release} has {plural(len(pars), 'parallel')} across {plural(len(sets), 'set')}: {shown}."
 
 
 def asked_parallel(st: State, pars: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -183,7 +200,11 @@ def set_facts(st: State) -> str | None:
 
 
 def random_card(st: State) -> str | None:
-    r = st.ok("random_in") or st.ok("catalog_cards_random")
+    pulls = [p for p in st.many.get("random_in", []) if isinstance(p, dict) and "error" not in p]
+    # the first of the releases pulled from that holds a card
+    base = st.ok("random_base")   # the base set asked for, when the release has a set called so
+    r = next((p for p in pulls if g(p, "cards")), pulls[0] if pulls else None) or \
+        (base if g(base, "cards") else None) or st.ok("catalog_cards_random")
     cards = g(r, "cards", default=[]) if r else []
     if not cards:
         return "I found no card to pull with those filters." if r is not None else None

@@ -6,9 +6,12 @@ import re
 from typing import Any
 
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
+from agent.builtin.linking import says_my
 from agent.builtin.state import State
-from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SPELLINGS, fold, nicknamed, read
+from tools._linking import BRANDS, DOMAIN_WORDS, MAKERS, NEVER_NAMES, SEGMENT_WORDS, SPELLINGS, fold, nicknamed, read
 
+# the whole collection as what is asked about ("on my collection", "my cards")
+WHOLE = re.compile(r"\bmy (whole |entire |full )?(collection|cards|pc|stuff|binders?)\b", re.I)
 # a word pointing back at the card the conversation is about ("is it worth more", "did that make my list")
 POINTS_BACK = re.compile(r"\b(it|that|this)\b", re.I)
 
@@ -110,15 +113,11 @@ def named_owned(st: State) -> dict[str, Any] | None:
     """The owned card the question names by its full name ("my shining charizard"), longest first, or
     by a word of its name only one owned card has ("my sandberg"); "is it worth more than i paid?"
     after a question naming one: that card."""
-    found = _owned_named_in(st, st.ent.text)
+    found = _owned_named_in(st, st.ent.text, _linked_releases(st))
     if found is None and st.conv.history and POINTS_BACK.search(st.ent.text):
         found = _owned_named_in(st, st.conv.history[-1])
     return found
 
-
-# makers spelled right: a typo or a word like "score" never rules an owned card out
-MAKERS = {"topps", "bowman", "fleer", "donruss", "leaf", "panini", "pinnacle", "skybox", "hoops", "ultra", "finest",
-          "prizm", "heritage", "pacific", "sportflics", "upper"}
 
 
 def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
@@ -134,12 +133,21 @@ def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
     return not (num and own and str(num).lstrip("#0").lower() != str(own).lstrip("#0").lower())
 
 
-def _owned_named_in(st: State, text: str) -> dict[str, Any] | None:
+def _linked_releases(st: State) -> set[str]:
+    """The releases the question names, as the catalog link read them ("jungle pikachu": Jungle)."""
+    return {fold(e.get("name") or "") for e in (st.ok("link") or {}).get("entities") or []
+            if e.get("kind") == "release" and not e.get("alternate") and not e.get("fromHistory")
+            and fold(e.get("phrase") or "") not in SEGMENT_WORDS}
+
+
+def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> dict[str, Any] | None:
     # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
     words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
     said = read(text)
     # a year or number the question gives that an owned card lacks: another card, never that one
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
+    if releases:   # "my jungle pikachu" is not the base set one I own
+        owned = [c for c in owned if fold(g(c, "releaseName", default="") or "") in releases]
     named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
     if named:
         return max(named, key=lambda x: len(fold(x["cardName"]).split()))
@@ -165,7 +173,7 @@ def owned_gain(st: State) -> str | None:
 
 def owned_value(st: State, card: dict[str, Any]) -> str | None:
     """"what is my X worth": the copy owned (at its grade), when the card linked is the one owned."""
-    if not st.ok("owned") or not re.search(r"\bmy\b", st.ent.text, re.I):
+    if not st.ok("owned") or not says_my(st.ent.text):
         return None
     c = named_owned(st)
     if c is None or c.get("cardId") != card.get("id") or g(c, "currentValue") is None:
@@ -188,11 +196,36 @@ def owned_movers(st: State) -> str | None:
     return f"Up on what you paid: {', '.join(up)}." if up else "None of your cards is up on what you paid."
 
 
+def not_owned(st: State) -> str | None:
+    """"is my 1990 upper deck griffey up" when only the 1989 one is owned: the card named is not in the
+    collection (never the whole collection's figures instead)."""
+    from agent.builtin.linking import chosen_card
+    from tools.catalog_link import common_words
+
+    link = st.ok("link")
+    if not link or named_owned(st) is not None or not (st.ent.years or st.ent.number) and WHOLE.search(st.ent.text):
+        return None   # "i'm in a pickle, am i losing money on my collection": the whole collection is asked
+    card = chosen_card(link, st.ent)
+    names = [e for e in link.get("entities") or [] if e.get("kind") == "name" and not e.get("alternate")
+             and e.get("exact") and fold(e.get("phrase") or "") not in common_words()]
+    owned_ids = {g(c, "cardId") for c in _owned_cards(st)}
+    told = {"number", "year", "release"} & set(card.get("matched") or []) if card else set()
+    if card is not None and card.get("id") not in owned_ids and (told or names):   # "i'm in a pickle": no card
+        label = card_label(card)
+    elif card is None and names and not _owned_by_name(st):
+        label = f"a {names[0]['name']} card"
+    else:
+        return None
+    return (f"{label[:1].upper() + label[1:]} is not in your collection, so I can't say how it has done against "
+            "what you paid.")
+
+
 def collection_roi(st: State) -> str | None:
-    one = owned_gain(st)
+    one = owned_gain(st) or not_owned(st)
     if one:
         return one
-    if re.search(r"\b(which|what) (of my )?cards\b|\bmy cards\b.*\b(up|down)\b", st.ent.text, re.I):
+    if re.search(r"\b(which|what) (of my )?cards\b|\bmy cards\b.*\b(up|down)\b", st.ent.text, re.I) and \
+            not re.search(r"\b(overall|in total|altogether|all in all|as a whole|on the whole)\b", st.ent.text, re.I):
         movers = owned_movers(st)
         if movers:
             return movers
@@ -382,8 +415,12 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     if same:
         return f"Yes, {list_name} has {plural(len(same), 'card')} of that name: " + \
             "; ".join(card_label(c) for c in same) + "."
-    if card or (names and options):
-        return f"No, {card_label(card or options[0])} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    if card:
+        return f"No, {card_label(card)} is not on your want list ({list_name}, {plural(total, 'card')} in all)."
+    named = next((e.get("name") for e in link.get("entities") or [] if e.get("kind") == "name"
+                  and not e.get("alternate")), None)
+    if named and options:   # cards the words do not tell apart: none of that name is on it (no one card named)
+        return f"No, no {named} card is on your want list ({list_name}, {plural(total, 'card')} in all)."
     return None
 
 
@@ -425,7 +462,13 @@ def _owned_by_name(st: State) -> list[dict[str, Any]] | None:
              if e.get("kind") == "name" and not e.get("alternate")}
     if not names:
         return None
-    return [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")) in names]
+    # a name said in the plural ("89 upper deck griffeys") is the player's cards, not a card named "The Griffeys"
+    plural = {p[:-1] for e in link.get("entities") or [] if e.get("kind") == "name" and not e.get("alternate")
+              for p in [fold(e.get("phrase") or "")] if len(p) >= 5 and p.endswith("s") and " " not in p}
+    said, words = read(st.ent.text), set(fold(st.ent.text).split())
+    return [c for c in _owned_cards(st) if (fold(g(c, "cardName", default="")) in names or
+                                            plural & set(fold(g(c, "cardName", default="")).split()))
+            and _fits(c, said, words)]
 
 
 def owns(st: State) -> str | None:
@@ -440,6 +483,7 @@ def owns(st: State) -> str | None:
                     "that card")
         if not owned:
             return f"No, you have no {name} card in your collection."
+        name = g(owned[0], "cardName", default=name) if len({g(c, "cardName") for c in owned}) == 1 else name
         labels = "; ".join(_release_label(c, "cardName") for c in owned)
         return f"Yes, you have {plural(len(owned), f'{name} card')} in your collection: {labels}."
     card = chosen_card(st.ok("link"), st.ent)

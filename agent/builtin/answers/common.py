@@ -155,6 +155,6 @@ def missing(st: State, need: str) -> str:
     if need == "release_id":
         return (f"I couldn't find a release or set named in \"{st.ent.text}\". Name it as the catalog does, "
                 "e.g. \"1989 Upper Deck\" or \"Base Set\".")
-    if need == "random_release_id":
+    if need == "random_release_ids":
         return f"I found no release in the {st.ent.segment} segment to pull from."
     return "I need more detail to answer that."
