@@ -11,7 +11,7 @@ from identification import scoring as sc
 from identification.evidence import Evidence
 from identification.lookup import Candidates, Row
 from identification.names import name_similarity
-from identification.numbers import number_read, stray_number
+from identification.numbers import number_read, prefixed_number_read, stray_number
 from identification.thresholds import THRESHOLDS as T
 from identification.thresholds import tier
 
@@ -110,6 +110,8 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
                            or name_read_better(ev, best, others)
+                           or (name_similarity(ev, best["card"].name) < T.name_read  # a loose name in the class its
+                               and prefixed_number_read(ev, best["card"].number))  # number's prefix names: unsure
                            or (guessed_name(ev, best) and visual.get(best_id, 0.0) < T.same_picture)):
         level = "Low"
     alternatives = tuple(cands[cid] for f, cid in scored[1:1 + T.suggestions] if f >= T.suggestion_min)

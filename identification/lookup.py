@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol
 from identification import names as nm
 from identification import scoring as sc
 from identification.evidence import Evidence, evidence
-from identification.numbers import number_forms
+from identification.numbers import number_forms, prefix_spellings
 from identification.thresholds import THRESHOLDS as T
 
 Row = Mapping[str, Any]
@@ -41,6 +41,10 @@ class CandidateLookup(Protocol):
 
     async def by_years_and_numbers(self, years: Sequence[str], numbers: Sequence[str]) -> list[Row]:
         """Cards numbered one of ``numbers`` in a release of one of ``years`` (its first four characters)."""
+        ...
+
+    async def by_number_prefixes(self, prefixes: Sequence[str]) -> list[Row]:
+        """Cards numbered one of ``prefixes`` (lowercase letters) and digits ("McH-05" for "mch")."""
         ...
 
     async def by_ids(self, ids: Sequence[uuid.UUID]) -> list[Row]:
@@ -79,6 +83,12 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     if len(t.words) >= 2 and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
         for c in await lookup.by_names(sorted(sc.NAMELESS)):  # a checklist: no name printed, its set's words read
             if sc.nameless_read(ev, c):
+                cands.setdefault(c["card"].id, c)
+    prefixes = sorted({p for n in t.numbers for p in prefix_spellings(n)})
+    if prefixes and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+        # a number's letter prefix read names its set's class of cards: a loose name is sought among them
+        for c in await lookup.by_number_prefixes(prefixes):
+            if nm.name_similarity(ev, c["card"].name) >= T.class_name:
                 cands.setdefault(c["card"].id, c)
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):

@@ -92,6 +92,29 @@ def same_prefix(key: str, token: str) -> bool:
     return bool(a and b and fold_prefix(a.group(1)) == fold_prefix(b))
 
 
+# the letters a catalog may print for each folded glyph of a prefix (``fold_prefix`` read backwards)
+_SPELLINGS = {"h": ("h", "ll", "il", "li"), "e": ("e", "c"), "i": ("i", "l")}
+
+
+def prefix_spellings(token: str) -> list[str]:
+    """The catalog spellings (lowercase letters) of the letter prefix of a number read (``read_prefix``) that
+    fold alike: "mell-06" -> "mch", "meh", "mell" ...; none for a number without one (at most 32)."""
+    prefix = read_prefix(token)
+    if prefix is None:
+        return []
+    out = [""]
+    for ch in fold_prefix(prefix):
+        out = [o + s for o in out for s in _SPELLINGS.get(ch, (ch,))][:32]
+    return sorted(o for o in out if fold_prefix(o) == fold_prefix(prefix))
+
+
+def prefixed_number_read(ev: Evidence, number: str | None) -> bool:
+    """The card's number has a letter prefix and was read with its digits exact (its prefix exact or
+    misread: ``number_read`` ``T.prefix_misread`` or more): it names a set's class of cards, not a
+    stray digit does."""
+    return bool(number and _PREFIXED.fullmatch(number_key(number)) and number_read(ev, number) >= T.prefix_misread)
+
+
 def _exact_forms(key: str) -> set[str]:
     """A number key as ``number_read`` credits it in full: as is, without its leading zeros, behind one "0"."""
     return {key, key.lstrip("0"), "0" + key}
