@@ -34,7 +34,7 @@ def number_read(ev: Evidence, number: str | None) -> float:
     if any(prefix_misread(n, x) for x in read):
         return T.prefix_misread
     spotted = ev.spotted.numbers.get(number, 0.0)
-    if any(same_prefix(n, x) for x in ev.text.numbers):
+    if any(same_prefix(n, x) or digits_behind_prefix(n, x) for x in ev.text.numbers):
         return max(spotted, T.prefix_class)
     return spotted
 
@@ -113,6 +113,16 @@ def prefixed_number_read(ev: Evidence, number: str | None) -> bool:
     misread: ``number_read`` ``T.prefix_misread`` or more): it names a set's class of cards, not a
     stray digit does."""
     return bool(number and _PREFIXED.fullmatch(number_key(number)) and number_read(ev, number) >= T.prefix_misread)
+
+
+def digits_behind_prefix(key: str, token: str) -> bool:
+    """A catalog number with a letter prefix (a ``number_key``) and a number read as letters, a hyphen and
+    the card's digits exactly, two or more with their zero padding, its prefix as long but misread whole
+    ("tel-01" for McH-01: the small capitals illegible, the digits after the hyphen not)."""
+    a = _PREFIXED.fullmatch(key)
+    head, sep, tail = token.partition("-")
+    return bool(a and sep and head.isalpha() and len(head) == len(a.group(1)) and len(tail) >= 2
+                and tail == a.group(2))
 
 
 def _exact_forms(key: str) -> set[str]:

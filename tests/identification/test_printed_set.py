@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from identification.decide import decide
 from identification.evidence import evidence
 from identification.lookup import text_candidates
-from identification.numbers import number_read, prefix_spellings, prefixed_number_read, same_prefix
+from identification.numbers import digits_behind_prefix, number_read, prefix_spellings, prefixed_number_read, same_prefix
 from identification.thresholds import THRESHOLDS
 
 
@@ -142,3 +142,15 @@ async def test_the_class_a_prefix_read_names_is_looked_up_while_no_name_is_read_
     assert ROY_HOLO["card"].id in cands and HOLO["card"].id not in cands  # Cam Neely fits "uriek Ras" too loosely
     cands, _ = await text_candidates(ClassLookup(), evidence(["Mell-06", "Derek Bell"]))
     assert ROY_HOLO["card"].id not in cands
+
+
+GRETZKY_BASE = _row("Wayne Gretzky", "Mc-17", MCD, "Upper Deck McDonald's All-Stars")
+GRETZKY_HOLO = _row("Wayne Gretzky", "McH-01", MCD, "Holograms")
+GRETZKY_EXTRA = _row("Wayne Gretzky", "NNO1", "1996-97 Upper Deck Collector's Choice", "Wayne Gretzky Extras", "1996-97")
+
+
+def test_a_prefixed_numbers_digits_read_behind_an_illegible_prefix_tell_namesakes_apart_never_high():
+    assert digits_behind_prefix("mch01", "tel-01") and not digits_behind_prefix("mch01", "tel-1")
+    assert not digits_behind_prefix("nno1", "tel-01") and not digits_behind_prefix("mch01", "te-01")
+    m = decide(evidence(["tel-01", "Wayee kiretrky", "Ersier"]), _by_id(GRETZKY_BASE, GRETZKY_EXTRA, GRETZKY_HOLO), {})
+    assert m is not None and m.best is GRETZKY_HOLO and m.tier != "High"
