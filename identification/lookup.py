@@ -64,7 +64,7 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``).
     ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too; ``near``:
     names sharing most letter pairs with a name line (``CatalogNames.near_in``), looked up while no name is
-    read clearly (``T.clear_name``)."""
+    read clearly (``T.clear_name``) as a whole line."""
     t = ev.text
     whole = await lookup.by_names(nm.line_names(ev))
     ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
@@ -75,7 +75,7 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
         cands.setdefault(c["card"].id, c)
-    if near and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+    if near and max(_best_name(ev, cands, whole=True), _best_name(ev, known or {}, whole=True)) < T.clear_name:
         had = {c["card"].name for c in [*cands.values(), *(known or {}).values()]}
         for c in await lookup.by_names(list(near)):
             cands.setdefault(c["card"].id, c)
@@ -111,8 +111,12 @@ def _best(ev: Evidence, cands: Candidates) -> float:
     return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
 
 
-def _best_name(ev: Evidence, cands: Candidates) -> float:
-    return max((nm.name_similarity(ev, name) for name in {c["card"].name for c in cands.values()}), default=0.0)
+def _best_name(ev: Evidence, cands: Candidates, whole: bool = False) -> float:
+    """The best name similarity among ``cands``; ``whole``: of names read as is or fitting a whole line read
+    (``names.line_fit``): one matching a word of a longer name line ("Nest Ball" in "Beett Mall") is no name read."""
+    sims = (nm.name_similarity(ev, name) for name in {c["card"].name for c in cands.values()}
+            if not whole or nm.name_similarity(ev, name) >= 0.95 or nm.line_fit(ev, name) >= T.name_read)
+    return max(sims, default=0.0)
 
 
 async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,

@@ -154,3 +154,24 @@ def test_a_prefixed_numbers_digits_read_behind_an_illegible_prefix_tell_namesake
     assert not digits_behind_prefix("nno1", "tel-01") and not digits_behind_prefix("mch01", "te-01")
     m = decide(evidence(["tel-01", "Wayee kiretrky", "Ersier"]), _by_id(GRETZKY_BASE, GRETZKY_EXTRA, GRETZKY_HOLO), {})
     assert m is not None and m.best is GRETZKY_HOLO and m.tier != "High"
+
+
+NEST_BALL = _row("Nest Ball", "084", "Paldean Fates", "Paldean Fates", "2024")
+HULL = _row("Brett Hull", "McH-04", MCD, "Holograms")
+
+
+class NearLookup(Lookup):
+    async def by_text(self, read, *, numbers=()):
+        return [NEST_BALL]
+
+    async def by_names(self, names):
+        return [HULL] if "Brett Hull" in names else []
+
+
+async def test_a_name_matching_one_word_of_a_name_line_does_not_stop_the_lookup_by_letter_pairs():
+    # "Nest Ball" 0.85 by its word "Mall", 0.63 as the line: Brett Hull, the whole line, is looked up and comes first
+    ev = evidence(["16", "Mrett Mall", "Beett Mall"])
+    cands, ev = await text_candidates(NearLookup(), ev, near=["Brett Hull"])
+    assert HULL["card"].id in cands
+    m = decide(ev, cands, {})
+    assert m is not None and m.best is HULL and m.tier == "Low"
