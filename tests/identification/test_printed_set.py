@@ -170,7 +170,7 @@ class NearLookup(Lookup):
 
 async def test_a_name_matching_one_word_of_a_name_line_does_not_stop_the_lookup_by_letter_pairs():
     # "Nest Ball" 0.85 by its word "Mall", 0.63 as the line: Brett Hull, the whole line, is looked up and comes first
-    ev = evidence(["16", "Mrett Mall", "Beett Mall"])
+    ev = evidence(["16", "Mrett Mall", "ller fest", "Mrinai", "Beett Mall", "i44"])
     cands, ev = await text_candidates(NearLookup(), ev, near=["Brett Hull"])
     assert HULL["card"].id in cands
     m = decide(ev, cands, {})
