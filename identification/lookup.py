@@ -84,7 +84,8 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
         for c in await lookup.by_names(sorted(sc.NAMELESS)):  # a checklist: no name printed, its set's words read
             if sc.nameless_read(ev, c):
                 cands.setdefault(c["card"].id, c)
-    prefixes = sorted({p for n in t.numbers for p in prefix_spellings(n)})
+    new = t.numbers if fresh is None else evidence(list(fresh)).text.numbers  # (a closer read: its own lines')
+    prefixes = sorted({p for n in new for p in prefix_spellings(n)})
     if prefixes and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
         # a number's letter prefix read names its set's class of cards: a loose name is sought among them
         for c in await lookup.by_number_prefixes(prefixes):
