@@ -123,14 +123,14 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
 
 def whole_line_first(ev: Evidence, cands: Candidates, scored: list, visual: dict[Any, float]) -> list:
     """The cards of another name that fits a whole line read (``names.line_fit``, ``T.name_read``) where the
-    best card's name, read word by word (not as is) and without a sure picture, fits none but one word of it: read nearly as
-    well (within ``T.line_rival``), they come first ("thrie thelios": Shellos 0.91 by one word, 0.60 as a
-    line; Chris Chelios 0.85, 0.77). Else none."""
+    best card's name, read clearly word by word (not as is) and without a sure picture, fits none but one
+    word of it: read nearly as well (within ``T.line_rival``), they come first ("thrie thelios": Shellos 0.91
+    by one word, 0.60 as a line; Chris Chelios 0.85, 0.77). Else none."""
     top = scored[0][1]
     best = cands[top]["card"].name
     sim = name_similarity(ev, best)
-    if not T.name_read <= sim < 0.95 or line_fit(ev, best) >= T.name_read or visual.get(top, 0.0) >= T.sure_picture:
-        return []  # (0.95: read as is, or with confusable letters; under ``T.name_read``: not chosen by its name)
+    if not T.clear_name <= sim < 0.95 or line_fit(ev, best) >= T.name_read or visual.get(top, 0.0) >= T.sure_picture:
+        return []  # (0.95: read as is, or with confusable letters; under ``T.clear_name``: every name is loose)
     rivals = [n for n in {cands[cid]["card"].name for _, cid in scored} - {best}
               if name_similarity(ev, n) >= max(T.name_read, sim - T.line_rival) and line_fit(ev, n) >= T.name_read]
     if not rivals:

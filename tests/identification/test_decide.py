@@ -159,3 +159,11 @@ def test_a_name_that_is_the_whole_line_read_beats_a_shorter_one_matching_one_wor
     assert m is not None and m.best is chelios and m.tier == "Low"
     m = decide(evidence(["Shellos", "thrie"]), {c["card"].id: c for c in (shellos, chelios)}, {})
     assert m is not None and m.best is shellos  # read as is: the line is the name
+
+
+def test_among_loose_names_the_whole_line_rule_does_not_reorder():
+    # "uriek Ras": Derek Bell 0.76 by its words (0.42 as the line), Rick Adams 0.74 (0.74): both loose, as scored
+    bell, adams = (_row(n, num, r, "Base Set", "1990") for n, num, r in (("Derek Bell", "81T", "1990 Score"),
+                                                                         ("Rick Adams", "85", "1990 Topps")))
+    m = decide(evidence(["Mel-46", "Mell-06", "uriek Ras"]), {c["card"].id: c for c in (adams, bell)}, {})
+    assert m is not None and m.best is bell
