@@ -10,8 +10,8 @@ from typing import Any
 from identification import scoring as sc
 from identification.evidence import Evidence
 from identification.lookup import Candidates, Row
-from identification.names import name_similarity
-from identification.numbers import number_read, stray_number
+from identification.names import line_fit, name_similarity
+from identification.numbers import number_read, prefixed_number_read, stray_number
 from identification.thresholds import THRESHOLDS as T
 from identification.thresholds import tier
 
@@ -84,6 +84,9 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
     clear = [x for x in scored if name_similarity(ev, cands[x[1]]["card"].name) >= T.clearly_read] if loose else []
     if clear:  # comes after the cards of the name read clearly
         scored = [*clear, *(x for x in scored if x not in clear)]
+    whole = [] if clear else whole_line_first(ev, cands, scored, visual)
+    if whole:  # a name matched by one word of a name line comes after the name that is the whole line
+        scored = [*whole, *(x for x in scored if x not in whole)]
     best_f, best_id = scored[0]
     # lifted over the rest by its picture alone (its score before it does not lead): never High
     by_picture = best_id in lifted and lifted[best_id] <= max((f for f, _ in scored[1:]), default=0.0)
@@ -109,11 +112,31 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
                             or by_picture or (led and best_id == lead_id)):  # a picture ahead, not alike
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
-                           or name_read_better(ev, best, others)
+                           or name_read_better(ev, best, others) or whole
+                           or (name_similarity(ev, best["card"].name) < T.name_read  # a loose name in the class its
+                               and prefixed_number_read(ev, best["card"].number))  # number's prefix names: unsure
                            or (guessed_name(ev, best) and visual.get(best_id, 0.0) < T.same_picture)):
         level = "Low"
     alternatives = tuple(cands[cid] for f, cid in scored[1:1 + T.suggestions] if f >= T.suggestion_min)
     return Match(best=best, tier=level, confidence=conf, alternatives=alternatives)
+
+
+def whole_line_first(ev: Evidence, cands: Candidates, scored: list, visual: dict[Any, float]) -> list:
+    """The cards of another name that fits a whole line read (``names.line_fit``, ``T.name_read``) where the
+    best card's name, read clearly word by word (not as is) and without a sure picture, fits none but one
+    word of it: read nearly as well (within ``T.line_rival``), they come first ("thrie thelios": Shellos 0.91
+    by one word, 0.60 as a line; Chris Chelios 0.85, 0.77). Else none."""
+    top = scored[0][1]
+    best = cands[top]["card"].name
+    sim = name_similarity(ev, best)
+    if not T.clear_name <= sim < 0.95 or line_fit(ev, best) >= T.name_read or visual.get(top, 0.0) >= T.sure_picture:
+        return []  # (0.95: read as is, or with confusable letters; under ``T.clear_name``: every name is loose)
+    rivals = [n for n in {cands[cid]["card"].name for _, cid in scored} - {best}
+              if name_similarity(ev, n) >= max(T.name_read, sim - T.line_rival) and line_fit(ev, n) >= T.name_read]
+    if not rivals:
+        return []
+    name = max(sorted(rivals), key=lambda n: (line_fit(ev, n), name_similarity(ev, n)))
+    return [x for x in scored if cands[x[1]]["card"].name == name]
 
 
 def guessed_name(ev: Evidence, best: Row) -> bool:

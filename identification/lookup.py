@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol
 from identification import names as nm
 from identification import scoring as sc
 from identification.evidence import Evidence, evidence
-from identification.numbers import number_forms
+from identification.numbers import number_forms, prefix_spellings
 from identification.thresholds import THRESHOLDS as T
 
 Row = Mapping[str, Any]
@@ -43,6 +43,10 @@ class CandidateLookup(Protocol):
         """Cards numbered one of ``numbers`` in a release of one of ``years`` (its first four characters)."""
         ...
 
+    async def by_number_prefixes(self, prefixes: Sequence[str]) -> list[Row]:
+        """Cards numbered one of ``prefixes`` (lowercase letters) and digits ("McH-05" for "mch")."""
+        ...
+
     async def by_ids(self, ids: Sequence[uuid.UUID]) -> list[Row]:
         ...
 
@@ -60,7 +64,7 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     whole but for a letter of their suffix ("Maushold es") count as read whole (``names.suffix_misread``).
     ``folded``: names read with OCR-confusable letters (``CatalogNames.folded_in``), looked up too; ``near``:
     names sharing most letter pairs with a name line (``CatalogNames.near_in``), looked up while no name is
-    read clearly (``T.clear_name``)."""
+    read clearly (``T.clear_name``) as a whole line."""
     t = ev.text
     whole = await lookup.by_names(nm.line_names(ev))
     ev = ev.with_read_whole(nm.names_read_whole(ev, whole))
@@ -71,7 +75,7 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     read = "\n".join(t.raw if fresh is None else fresh)
     for c in await lookup.by_text(read, numbers=numbers):
         cands.setdefault(c["card"].id, c)
-    if near and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+    if near and max(_best_name(ev, cands, whole=True), _best_name(ev, known or {}, whole=True)) < T.clear_name:
         had = {c["card"].name for c in [*cands.values(), *(known or {}).values()]}
         for c in await lookup.by_names(list(near)):
             cands.setdefault(c["card"].id, c)
@@ -79,6 +83,13 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     if len(t.words) >= 2 and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
         for c in await lookup.by_names(sorted(sc.NAMELESS)):  # a checklist: no name printed, its set's words read
             if sc.nameless_read(ev, c):
+                cands.setdefault(c["card"].id, c)
+    new = t.numbers if fresh is None else evidence(list(fresh)).text.numbers  # (a closer read: its own lines')
+    prefixes = sorted({p for n in new for p in prefix_spellings(n)})
+    if prefixes and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
+        # a number's letter prefix read names its set's class of cards: a loose name is sought among them
+        for c in await lookup.by_number_prefixes(prefixes):
+            if nm.name_similarity(ev, c["card"].name) >= T.class_name:
                 cands.setdefault(c["card"].id, c)
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):
@@ -101,8 +112,12 @@ def _best(ev: Evidence, cands: Candidates) -> float:
     return max((sc.text_score(ev, c) for c in cands.values()), default=0.0)
 
 
-def _best_name(ev: Evidence, cands: Candidates) -> float:
-    return max((nm.name_similarity(ev, name) for name in {c["card"].name for c in cands.values()}), default=0.0)
+def _best_name(ev: Evidence, cands: Candidates, whole: bool = False) -> float:
+    """The best name similarity among ``cands``; ``whole``: of names read as is or fitting a whole line read
+    (``names.line_fit``): one matching a word of a longer name line ("Nest Ball" in "Beett Mall") is no name read."""
+    sims = (nm.name_similarity(ev, name) for name in {c["card"].name for c in cands.values()}
+            if not whole or nm.name_similarity(ev, name) >= 0.95 or nm.line_fit(ev, name) >= T.name_read)
+    return max(sims, default=0.0)
 
 
 async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,

@@ -100,6 +100,13 @@ def name_similarity(ev: Evidence, name: str) -> float:
     return max(read, ev.spotted.names.get(name, 0.0))
 
 
+def line_fit(ev: Evidence, name: str) -> float:
+    """How well ``name`` fits some whole line read (letters, confusables folded): a short name matched by one
+    word of a longer name line ("Shellos" in "thrie thelios") fits that line less than the name it is."""
+    f = fold(name)
+    return max((SequenceMatcher(None, f, line).ratio() for line in ev.text.folded), default=0.0)
+
+
 def _read_similarity(ev: Evidence, name: str) -> float:
     """``name_similarity`` from the lines read alone (the part that does not change when names are spotted)."""
     plain = norm(name)
@@ -118,7 +125,7 @@ def _read_similarity(ev: Evidence, name: str) -> float:
     tokens = [t for t in f.split() if len(t) >= 2]
     if len(tokens) >= 2 and all(t in ev.text.folded_words for t in tokens):
         return 0.95
-    whole = max((SequenceMatcher(None, f, line).ratio() for line in ev.text.folded), default=0.0)
+    whole = line_fit(ev, name)
     sim = max(whole, words_similarity(ev, name))
     if sim >= T.name_read and any(set(plain.split()) & set(n.split()) for n in others):
         # a word shared with another name read whole is not this name read: "Fire Energy" is 0.74

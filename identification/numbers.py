@@ -34,7 +34,7 @@ def number_read(ev: Evidence, number: str | None) -> float:
     if any(prefix_misread(n, x) for x in read):
         return T.prefix_misread
     spotted = ev.spotted.numbers.get(number, 0.0)
-    if any(same_prefix(n, x) for x in ev.text.numbers):
+    if any(same_prefix(n, x) or digits_behind_prefix(n, x) for x in ev.text.numbers):
         return max(spotted, T.prefix_class)
     return spotted
 
@@ -90,6 +90,39 @@ def same_prefix(key: str, token: str) -> bool:
     a = _PREFIXED.fullmatch(key)
     b = read_prefix(token)
     return bool(a and b and fold_prefix(a.group(1)) == fold_prefix(b))
+
+
+# the letters a catalog may print for each folded glyph of a prefix (``fold_prefix`` read backwards)
+_SPELLINGS = {"h": ("h", "ll", "il", "li"), "e": ("e", "c"), "i": ("i", "l")}
+
+
+def prefix_spellings(token: str) -> list[str]:
+    """The catalog spellings (lowercase letters) of the letter prefix of a number read (``read_prefix``) that
+    fold alike: "mell-06" -> "mch", "meh", "mell" ...; none for a number without one (at most 32)."""
+    prefix = read_prefix(token)
+    if prefix is None:
+        return []
+    out = [""]
+    for ch in fold_prefix(prefix):
+        out = [o + s for o in out for s in _SPELLINGS.get(ch, (ch,))][:32]
+    return sorted(o for o in out if fold_prefix(o) == fold_prefix(prefix))
+
+
+def prefixed_number_read(ev: Evidence, number: str | None) -> bool:
+    """The card's number has a letter prefix and was read with its digits exact (its prefix exact or
+    misread: ``number_read`` ``T.prefix_misread`` or more): it names a set's class of cards, not a
+    stray digit does."""
+    return bool(number and _PREFIXED.fullmatch(number_key(number)) and number_read(ev, number) >= T.prefix_misread)
+
+
+def digits_behind_prefix(key: str, token: str) -> bool:
+    """A catalog number with a letter prefix (a ``number_key``) and a number read as letters, a hyphen and
+    the card's digits exactly, two or more with their zero padding, its prefix as long but misread whole
+    ("tel-01" for McH-01: the small capitals illegible, the digits after the hyphen not)."""
+    a = _PREFIXED.fullmatch(key)
+    head, sep, tail = token.partition("-")
+    return bool(a and sep and head.isalpha() and len(head) == len(a.group(1)) and len(tail) >= 2
+                and tail == a.group(2))
 
 
 def _exact_forms(key: str) -> set[str]:

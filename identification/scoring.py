@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from identification.evidence import STOP, Evidence
 from identification.names import name_similarity
-from identification.numbers import number_read
+from identification.numbers import number_read, prefixed_number_read
 from identification.thresholds import THRESHOLDS as T
 from identification.thresholds import tier_cuts
 from vision.text import words
@@ -75,9 +75,9 @@ def set_and_number_read(ev: Evidence, cand: Mapping[str, Any]) -> bool:
 
 def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
     """Name, number, release and set, year (``Thresholds``' weights); halved when the name is not read
-    (``T.name_read``), but never under ``T.set_and_number`` when the rest was all read exactly (a Low
-    answer: the card a header names, with a name too blurred or long to read). ``shared``: release
-    words that do not count (``release_read``)."""
+    (``T.name_read``) unless it fits at ``T.class_name`` a card whose prefixed number was read, but never
+    under ``T.set_and_number`` when the rest was all read exactly (a Low answer: the card a header names,
+    with a name too blurred or long to read). ``shared``: release words that do not count (``release_read``)."""
     if not ev.text.lines:
         return 0.0
     c = cand["card"]
@@ -86,8 +86,8 @@ def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = f
     ctx = max(release_read(ev, cand, shared), ev.spotted.context.get(c.id, 0.0))
     yr = 1.0 if year_read(ev, cand) else 0.0
     s = T.name_weight * name_sim + T.number_weight * num + T.context_weight * ctx + T.year_weight * yr
-    if name_sim >= T.name_read:
-        return s
+    if name_sim >= T.name_read or (name_sim >= T.class_name and prefixed_number_read(ev, c.number)):
+        return s  # (a number read with its letter prefix tells the set: a loose name among its cards is not halved)
     printed = nameless_read(ev, cand)  # a checklist: its set's words read stand for the name it does not print
     if printed:
         return T.name_weight * printed + T.number_weight * num + T.context_weight * max(ctx, printed) + T.year_weight * yr

@@ -25,6 +25,8 @@ class Thresholds:
     # names
     name_read: float = 0.7  # a name similarity from which the name counts as read (below: text score halved)
     clear_name: float = 0.8  # one from which a name's cards of the number read are looked up
+    class_name: float = 0.55  # a loose name this like a card of the class a number's prefix read names: a candidate
+    line_rival: float = 0.1  # a name fitting a whole line read this near a best one that fits none comes first
     clearly_read: float = 0.9  # another name read this well caps a loosely read best card at Low
     near_names: int = 5  # names looked up per name line by the letter pairs they share (``CatalogNames.near_in``)
     near_min: float = 0.4  # the least share (Dice) of letter pairs such a name shares with the line

@@ -8,6 +8,8 @@ cards of identifiable sets (the same rule as ``GET /v1/identify/list/sets``).
 from __future__ import annotations
 
 import asyncio
+import itertools
+import re
 import uuid
 from typing import Any
 
@@ -167,6 +169,23 @@ async def candidates_by_years_and_numbers(*, session: AsyncSession, years: list[
     return [_row(r) for r in (await session.execute(stmt.limit(200))).all()]
 
 
+async def candidates_by_number_prefixes(*, session: AsyncSession, prefixes: list[str], segment_id: uuid.UUID | None,
+                                        limit: int = 300) -> list[dict[str, Any]]:
+    """Cards whose number is one of ``prefixes`` (lowercase letters) and digits, a hyphen or not between
+    ("McH-05" for "mch"): the class of cards a number's prefix read names (a set's holograms)."""
+    # each prefix in every case as a range of the number index (a lower() scan of a large catalog took 0.4 s)
+    forms = sorted({"".join(cs) for p in prefixes for cs in itertools.product(*((ch.lower(), ch.upper()) for ch in p))})
+    if not prefixes or len(forms) > 512:
+        return []
+    stmt = _card_select().where(or_(*(and_(Card.number >= f, Card.number < f[:-1] + chr(ord(f[-1]) + 1))
+                                      for f in forms)))
+    if segment_id is not None:
+        stmt = stmt.where(Release.segment_id == segment_id)
+    shape = re.compile(rf"({'|'.join(map(re.escape, prefixes))})[- ]?\d+")
+    rows = [_row(r) for r in (await session.execute(stmt.limit(limit * 2))).all()]
+    return [r for r in rows if shape.fullmatch((r["card"].number or "").lower())][:limit]
+
+
 class CandidateQueries:
     """The candidate lookups of one transaction, bound to a segment or none: what identification's
     ``CandidateLookup`` asks for (structurally; the store does not import the engine). Names in text go
@@ -192,6 +211,10 @@ class CandidateQueries:
     async def by_years_and_numbers(self, years, numbers) -> list[dict[str, Any]]:
         return await candidates_by_years_and_numbers(session=self.session, years=list(years),
                                                      numbers=list(numbers), segment_id=self.segment_id)
+
+    async def by_number_prefixes(self, prefixes) -> list[dict[str, Any]]:
+        return await candidates_by_number_prefixes(session=self.session, prefixes=list(prefixes),
+                                                   segment_id=self.segment_id)
 
     async def by_ids(self, ids) -> list[dict[str, Any]]:
         return await cards_by_ids(session=self.session, ids=list(ids), segment_id=self.segment_id)

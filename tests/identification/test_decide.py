@@ -145,3 +145,25 @@ def test_a_name_found_only_by_its_letter_pairs_is_a_guess_never_high():
     assert m is not None and m.tier == "High"  # as any name the lookups had found
     m = decide(evidence(lines).with_near({"Kyle Seager"}), cands, {})
     assert m is not None and m.best is seager and m.tier == "Low"
+
+
+def test_a_name_that_is_the_whole_line_read_beats_a_shorter_one_matching_one_word_never_high():
+    # "thrie thelios": Shellos 0.91 by its one word (0.60 as the line), Chris Chelios 0.85 (0.77 as the line)
+    def row(name, number, release):
+        card = SimpleNamespace(id=uuid.uuid4(), name=name, number=number, set_id=uuid.uuid4(), variation_of=None)
+        return {"card": card, "release_name": release, "set_name": release, "year": "1991"}
+
+    shellos, chelios = row("Shellos", "046", "Surging Sparks"), row("Chris Chelios", "McH-02", "McDonald's")
+    ev = evidence(["1.842", "thrie thelios", "1i842", "thric thellos"])
+    m = decide(ev, {c["card"].id: c for c in (shellos, chelios)}, {})
+    assert m is not None and m.best is chelios and m.tier == "Low"
+    m = decide(evidence(["Shellos", "thrie"]), {c["card"].id: c for c in (shellos, chelios)}, {})
+    assert m is not None and m.best is shellos  # read as is: the line is the name
+
+
+def test_among_loose_names_the_whole_line_rule_does_not_reorder():
+    # "uriek Ras": Derek Bell 0.76 by its words (0.42 as the line), Rick Adams 0.74 (0.74): both loose, as scored
+    bell, adams = (_row(n, num, r, "Base Set", "1990") for n, num, r in (("Derek Bell", "81T", "1990 Score"),
+                                                                         ("Rick Adams", "85", "1990 Topps")))
+    m = decide(evidence(["Mel-46", "Mell-06", "uriek Ras"]), {c["card"].id: c for c in (adams, bell)}, {})
+    assert m is not None and m.best is bell
