@@ -197,6 +197,9 @@ def understand(conv: Conversation) -> State:
             _everyday_words_only(conv.question) or re.search(r"\bmore (?!valuable|expensive|pricey)[a-z]{4,}", conv.question, re.I)
             and not (ent.years or ent.number or ent.grade or ent.company)):
         intent = BY_NAME["unknown"]   # "is vanilla or chocolate ice cream more popular": no card, no value asked
+    if intent is not None and intent.name in ("wantlist", "wantlist_add") and SOMEONE_WANTS.search(conv.question) and \
+            not LIST_NAMED.search(conv.question) and (ent.years or ent.number):
+        intent = DETAILS   # "my cousin wants the 1980 topps fisk, pull it up": someone's wish, not my list
     st = State(intent, ent, conv, confidence)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
@@ -209,6 +212,9 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# "wants" as another person's verb ("my cousin wants", "he wants"), and the list named outright
+SOMEONE_WANTS = re.compile(r"\b(?!my\b|the\b|on\b|to\b|onto\b|of\b|i\b)[a-z']+ wants\b", re.I)
+LIST_NAMED = re.compile(r"\b(list|wishlist|wantlist|grails?|my wants|wishlisted|wish|need|needs)\b", re.I)
 # the best of the cards the conversation is about ("which card is the biggest chunk of that")
 BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
                      r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
