@@ -1,0 +1,40 @@
+"""Words a collector adds around the card: a place someone goes, the year said again when picking from a list,
+a budget in bucks, an everyday word with two letters swapped, and someone else's "wants"."""
+
+from __future__ import annotations
+
+from tests.agent.test_builtin import understand
+from tools._linking import read
+from tools.catalog_link import _swapped_common
+
+
+def test_a_place_standing_alone_is_not_a_card():
+    assert [w for _, w in read("headed to a show in texas, what's on my want list").tokens if w == "texas"] == []
+    assert [w for _, w in read("is spain or italy nicer in june").tokens if w in ("spain", "italy")] == []
+    # beside a year or a brand it may be the card ("2024 allen ginter ohio")
+    assert "ohio" in [w for _, w in read("2024 allen ginter ohio").tokens]
+
+
+def test_the_year_said_again_is_not_a_card_number():
+    r = read("gary carter 1982 the 1982 donruss one")
+    assert (r.year, r.number) == ("1982", None)
+
+
+def test_bucks_are_a_price_bound_not_a_number():
+    r = read("i have 40 bucks to spend, any 1990 fleer ken griffey 513 under that")
+    assert (r.max_price, r.number) == (40.0, "513")
+
+
+def test_an_everyday_word_with_letters_swapped_is_that_word():
+    assert _swapped_common("yera") and _swapped_common("waht")
+    assert not _swapped_common("ohtani")
+
+
+def test_someone_elses_wants_is_a_lookup():
+    assert understand("my brother wants the 1987 topps mark mcgwire, show it to me").intent.name == "details"
+    assert understand("add the 1987 topps mark mcgwire to my wants").intent.name == "wantlist_add"
+
+
+def test_the_lists_name_then_a_card_with_its_number_adds_it():
+    assert understand("wishlist dave stieb 1983 fleer 441").intent.name == "wantlist_add"
+    assert understand("wishlist what is on it").intent.name == "wantlist"
