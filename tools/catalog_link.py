@@ -133,12 +133,14 @@ def _spelt_nearly(words: list[str], name: str) -> bool:
 
 def _typo_hit(h: Any, toks: list[str]) -> bool:
     """A one-word phrase that is an everyday word, read as another word by a typo ("better" -> Beeter)."""
-    return len(toks) == 1 and not h.exact and h.distance > 0 and (toks[0] in common_words() or _swapped_common(toks[0]))
+    return len(toks) == 1 and not h.exact and h.distance > 0 and (
+        toks[0] in common_words() or bool(_swapped_common(toks[0]) - set(fold(h.name).split())))
 
 
-def _swapped_common(word: str) -> bool:
-    """An everyday word typed with two letters swapped ("yera" for year, "waht"): that word, not a name."""
-    return any(word[:i] + word[i + 1] + word[i] + word[i + 2:] in common_words() for i in range(len(word) - 1))
+def _swapped_common(word: str) -> set[str]:
+    """The everyday words ``word`` is with two letters swapped ("yera" for year, "waht"): that word, not a
+    name, unless the name is that word ("jungel": the Jungle release)."""
+    return {w for i in range(len(word) - 1) if (w := word[:i] + word[i + 1] + word[i] + word[i + 2:]) in common_words()}
 
 
 def _cover(toks: list[str], name: str) -> int | None:

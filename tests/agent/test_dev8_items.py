@@ -3,9 +3,11 @@ a budget in bucks, an everyday word with two letters swapped, and someone else's
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from tests.agent.test_builtin import understand
 from tools._linking import read
-from tools.catalog_link import _swapped_common
+from tools.catalog_link import _swapped_common, _typo_hit
 
 
 def test_a_place_standing_alone_is_not_a_card():
@@ -26,8 +28,11 @@ def test_bucks_are_a_price_bound_not_a_number():
 
 
 def test_an_everyday_word_with_letters_swapped_is_that_word():
-    assert _swapped_common("yera") and _swapped_common("waht")
+    assert _swapped_common("yera") == {"year"} and _swapped_common("waht") == {"what"}
     assert not _swapped_common("ohtani")
+    hit = SimpleNamespace(name="Arol Vera", exact=False, distance=1)
+    assert _typo_hit(hit, ["yera"])
+    assert not _typo_hit(SimpleNamespace(name="Jungle", exact=False, distance=1), ["jungel"])   # the word meant
 
 
 def test_someone_elses_wants_is_a_lookup():
