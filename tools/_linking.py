@@ -416,6 +416,8 @@ def read(text: str) -> Reading:
                                         low):
             r.ordinal = ORDINALS[lw]
             continue
+        if re.search(r"\w{3}['\u2019]s$", lw) and lw not in NEVER_NAMES and fold(word) not in NEVER_NAMES:
+            word, lw = word[:-2], lw[:-2]   # "orel hershiser's 88 topps": the player's card
         r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
     _drop_places(r)

@@ -465,9 +465,11 @@ def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entitie
     for k in range(len(pieces) - 1):
         (a, na, fa), (b, nb, fb) = pieces[k], pieces[k + 1]
         wa, wb = fold(run[a])[:3], fold(run[b])[:3]
-        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()) or \
-                any(t.startswith(wa) for e in fb for t in fold(e.name).split()):
-            continue   # "ozzy smith": the misspelt first name belongs to a Smith
+        # "ozzy smith": the misspelt first name belongs to a Smith (a word before the surname; "drew brees"
+        # read as Tom Drees is not)
+        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()[1:]) or \
+                any(t.startswith(wa) for e in fb for t in fold(e.name).split()[:-1]):
+            continue
         if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
                 (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):
             for e in fa + fb:

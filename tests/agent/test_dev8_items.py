@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from tests.agent.test_builtin import understand
 from tools._linking import read
-from tools.catalog_link import _swapped_common, _typo_hit
+from tools.catalog_link import LinkedEntity, _drop_split_names, _swapped_common, _typo_hit
 
 
 def test_a_place_standing_alone_is_not_a_card():
@@ -43,3 +43,24 @@ def test_someone_elses_wants_is_a_lookup():
 def test_the_lists_name_then_a_card_with_its_number_adds_it():
     assert understand("wishlist dave stieb 1983 fleer 441").intent.name == "wantlist_add"
     assert understand("wishlist what is on it").intent.name == "wantlist"
+
+
+def _name(name: str, phrase: str) -> LinkedEntity:
+    return LinkedEntity(kind="name", name=name, phrase=phrase, score=1.0, exact=False, count=1, ids=["x"])
+
+
+def test_a_first_name_and_a_near_surname_of_someone_else_name_no_one():
+    # "drew" is part of Drew Romo's name, "brees" a near miss of Tom Drees: nobody the catalog has
+    drew, drees = _name("Drew Romo", "drew"), _name("Tom Drees", "brees")
+    entities = [drew, drees]
+    _drop_split_names([(0, 1, [drew]), (1, 1, [drees])], entities, [], ["drew", "brees"])
+    assert entities == []
+    # "ozzy smith": the misspelt first name is the first name of a Smith, who is kept
+    ozzy, smith = _name("Izzy Molina", "ozzy"), _name("Ozzie Smith", "smith")
+    entities = [ozzy, smith]
+    _drop_split_names([(0, 1, [ozzy]), (1, 1, [smith])], entities, [], ["ozzy", "smith"])
+    assert smith in entities
+
+
+def test_a_possessive_name_is_the_name():
+    assert [w for _, w in read("pull up ryne sandberg's 1984 donruss").tokens][-3:] == ["ryne", "sandberg", "donruss"]
