@@ -416,8 +416,9 @@ def read(text: str) -> Reading:
                                         low):
             r.ordinal = ORDINALS[lw]
             continue
-        if re.search(r"\w{3}['\u2019]s$", lw) and lw not in NEVER_NAMES and fold(word) not in NEVER_NAMES:
-            word, lw = word[:-2], lw[:-2]   # "orel hershiser's 88 topps": the player's card
+        if re.search(r"\w{3}['\u2019]s$", lw) and lw not in NEVER_NAMES and fold(word) not in NEVER_NAMES and \
+                not {fold(lw[:-2]), fold(lw[:-2]) + "s"} & (BRANDS | DOMAIN_WORDS):
+            word, lw = word[:-2], lw[:-2]   # "orel hershiser's 88 topps": the player's card ("bowman's best" kept)
         r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
     _drop_places(r)

@@ -64,3 +64,4 @@ def test_a_first_name_and_a_near_surname_of_someone_else_name_no_one():
 
 def test_a_possessive_name_is_the_name():
     assert [w for _, w in read("pull up ryne sandberg's 1984 donruss").tokens][-3:] == ["ryne", "sandberg", "donruss"]
+    assert "bowman's" in [w for _, w in read("what sets are in 1995 bowman's best").tokens]   # a release's own word
