@@ -749,6 +749,12 @@ def _release_numbered(index: Any, number: str | None, segment: str | None) -> li
             and (segment is None or h.segment in (None, segment))]
 
 
+def _in_years(year: str | None, span: tuple[int, int] | None) -> bool:
+    """A release's year fits the years asked (or none was asked, or the release has none)."""
+    m = re.match(r"\d{4}", year or "")
+    return span is None or m is None or span[0] <= int(m.group(0)) <= span[1]
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
@@ -762,6 +768,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
                 for e in older:
+                    if e.kind in ("release", "set") and not _in_years(e.year, r.years):
+                        continue   # "what about his 1978 card" after his 1983 Topps: not that release
                     if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
                                for x in ents):
                         e.from_history = True

@@ -65,3 +65,10 @@ def test_a_first_name_and_a_near_surname_of_someone_else_name_no_one():
 def test_a_possessive_name_is_the_name():
     assert [w for _, w in read("pull up ryne sandberg's 1984 donruss").tokens][-3:] == ["ryne", "sandberg", "donruss"]
     assert "bowman's" in [w for _, w in read("what sets are in 1995 bowman's best").tokens]   # a release's own word
+
+
+def test_a_release_of_another_year_is_not_carried_into_a_follow_up():
+    from tools.catalog_link import _in_years
+    assert not _in_years("1983", read("what about his 1978 card").years)
+    assert _in_years("1983", read("what about his psa 9").years)   # no year asked: the release talked about
+    assert _in_years("1986-87", read("his 86 fleer").years)
