@@ -200,6 +200,12 @@ def understand(conv: Conversation) -> State:
     if intent is not None and intent.name in ("wantlist", "wantlist_add") and SOMEONE_WANTS.search(conv.question) and \
             not LIST_NAMED.search(conv.question) and (ent.years or ent.number):
         intent = DETAILS   # "my cousin wants the 1980 topps fisk, pull it up": someone's wish, not my list
+    if intent is not None and intent.name in ("price", "trend") and not (ent.years or ent.number) and (
+            EVERY_CARD_MINE.search(conv.question) or conv.history and THEM.search(conv.question) and
+            not _names_left_in(conv.question) and (_previous_intent(conv.history) or intent).collection):
+        intent = BY_NAME["collection_value"]   # "if i sold every card i own", "and what are they worth now"
+    if intent is DETAILS and (ent.reading.max_price or ent.reading.min_price) and ent.has_card_words:
+        intent = BY_NAME["marketplace"]   # "<card> undr $5": a copy to buy within that price
     st = State(intent, ent, conv, confidence)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
@@ -212,6 +218,10 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# all the caller's cards at once, or "they" after a question about them
+EVERY_CARD_MINE = re.compile(r"\b(every|all( of)?( the| my)?)\s+(card|cards|one|ones)\s+(i (own|have|got)|of mine)\b|"
+                             r"\bmy (whole|entire|full) (collection|pc|binder)\b", re.I)
+THEM = re.compile(r"\b(they|them|those|these|all of (it|them))\b", re.I)
 # "wants" as another person's verb ("my cousin wants", "he wants"), and the list named outright
 SOMEONE_WANTS = re.compile(r"\b(?!my\b|the\b|on\b|to\b|onto\b|of\b|i\b)[a-z']+ wants\b", re.I)
 LIST_NAMED = re.compile(r"\b(list|wishlist|wantlist|grails?|my wants|wishlisted|wish|need|needs)\b", re.I)

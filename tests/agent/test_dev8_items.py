@@ -72,3 +72,16 @@ def test_a_release_of_another_year_is_not_carried_into_a_follow_up():
     assert not _in_years("1983", read("what about his 1978 card").years)
     assert _in_years("1983", read("what about his psa 9").years)   # no year asked: the release talked about
     assert _in_years("1986-87", read("his 86 fleer").years)
+
+
+def test_a_card_with_a_price_bound_asks_for_copies_to_buy():
+    assert understand("kirby puckett 88 fleer 120 undr $4").intent.name == "marketplace"
+    assert understand("is somebody listing the 1991 score larry walker 12").intent.name == "marketplace"
+
+
+def test_every_card_i_own_or_they_after_my_cards_is_my_collections_value():
+    assert understand("what would all the cards i own fetch if i sold them today").intent.name == "collection_value"
+    assert understand("and what are they worth today", ("how much did i spend on my cards",)).intent.name == \
+        "collection_value"
+    assert understand("what are they worth", ("charizard base set or blastoise base set",)).intent.name != \
+        "collection_value"
