@@ -146,6 +146,10 @@ def understand(conv: Conversation) -> State:
         earlier = _previous_intent(conv.history)
         if earlier is not None and earlier.name == "population":
             intent, ent.follow_up = earlier, True   # "total across all psa grades?" after a pop: that card's report
+    if conv.history and intent is not None and intent.name == "population" and not ent.grade and not ent.follow_up and \
+            re.search(r"\b(total|all|every|across|combined|overall|altogether)\b", conv.question, re.I) and \
+            not (ent.years or ent.number) and not _names_left_in(conv.question):
+        ent.follow_up = True   # "how many psa graded total across all grades?" after a card's pop: that card
     if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
             intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
         earlier = _previous_intent(conv.history)

@@ -85,3 +85,8 @@ def test_every_card_i_own_or_they_after_my_cards_is_my_collections_value():
         "collection_value"
     assert understand("what are they worth", ("charizard base set or blastoise base set",)).intent.name != \
         "collection_value"
+
+
+def test_a_total_across_grades_after_a_cards_pop_is_that_cards():
+    st = understand("how many bgs graded in total over every grade?", ("blastoise base set 2 psa 9 pop",))
+    assert st.intent.name == "population" and st.ent.follow_up
