@@ -124,6 +124,7 @@ _MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?
                     r"(?:bucks|dollars|usd)?", re.I)
 _BETWEEN = re.compile(r"\bbetween\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:and|-|to)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)", re.I)
 _DOLLARS = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
+_BUCKS = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)\s*(?:bucks|dollars|usd)\b", re.I)
 _PERIOD = re.compile(r"\b(?:last|past|previous|in the last|over the last)\s+(\d+|a|one|two|three|six|twelve)?\s*"
                      r"(day|week|month|year)s?\b|\bthis (year|month)\b|\b(ytd|year to date)\b", re.I)
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
@@ -320,9 +321,9 @@ def read(text: str) -> Reading:
         else:
             r.max_price = value
         rest = _cut(rest, m)
-    m = _DOLLARS.search(rest)
+    m = _DOLLARS.search(rest) or _BUCKS.search(rest)
     if m and r.max_price is None and r.min_price is None:
-        r.max_price = _money(m.group(1))
+        r.max_price = _money(m.group(1))   # "$5", "budget is 25 bucks": the most the caller will pay
         rest = _cut(rest, m)
     m = _PERIOD.search(rest)
     if m:
@@ -415,8 +416,12 @@ def read(text: str) -> Reading:
                                         low):
             r.ordinal = ORDINALS[lw]
             continue
+        if re.search(r"\w{3}['\u2019]s$", lw) and lw not in NEVER_NAMES and fold(word) not in NEVER_NAMES and \
+                not {fold(lw[:-2]), fold(lw[:-2]) + "s"} & (BRANDS | DOMAIN_WORDS):
+            word, lw = word[:-2], lw[:-2]   # "orel hershiser's 88 topps": the player's card ("bowman's best" kept)
         r.tokens.append((m.start(), SPELLINGS.get(lw, word)))
     r.cuts = cuts
+    _drop_places(r)
     bare = [(pos, w) for pos, w in r.tokens if w.isdigit() and len(w) <= 4]
     if r.number is None and r.years is None and len(bare) >= 2 and any(len(w) == 2 for _, w in bare):
         # two bare numbers ("schourek 95 collectors choice 423"): the two-digit one is the year
@@ -427,11 +432,39 @@ def read(text: str) -> Reading:
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
         for pos, word in list(r.tokens):
+            if word == r.year:   # the year said again ("carlton fisk 1981 ... the 1981 topps one")
+                r.tokens.remove((pos, word))
+                continue
             if word.isdigit() and len(word) <= 4 and not (r.ordinal and word in ("1", "2", "3")):
                 r.number = word
                 r.tokens.remove((pos, word))
                 break
     return r
+
+
+@lru_cache(maxsize=1)
+def places() -> frozenset[str]:
+    """Countries and US states (``places.txt``)."""
+    text = (Path(__file__).with_name("places.txt")).read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
+
+
+PLACE_CUES = {"in", "to", "from", "at", "near", "visiting", "visit", "around", "across", "outside"}
+
+
+def _drop_places(r: Reading) -> None:
+    """A country or state standing alone where someone goes ("headed to a show in colorado"), or with no year,
+    number or brand in the question ("germany or france for a vacation"), is a place, not a card so named."""
+    carded = bool(r.years or r.number) or any(fold(w) in BRANDS for _, w in r.tokens)
+    keep: list[tuple[int, str]] = []
+    for pos, word in r.tokens:
+        before = fold(keep[-1][1]) if keep else ""
+        alone = not before or before in NEVER_NAMES or before in PLACE_CUES
+        if fold(word) in places() and alone and (not carded or before in PLACE_CUES):
+            r.named.append((pos, pos + len(word)))
+            continue
+        keep.append((pos, word))
+    r.tokens = keep
 
 
 def runs(reading: Reading) -> list[list[str]]:

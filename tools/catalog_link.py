@@ -133,7 +133,14 @@ def _spelt_nearly(words: list[str], name: str) -> bool:
 
 def _typo_hit(h: Any, toks: list[str]) -> bool:
     """A one-word phrase that is an everyday word, read as another word by a typo ("better" -> Beeter)."""
-    return len(toks) == 1 and not h.exact and h.distance > 0 and toks[0] in common_words()
+    return len(toks) == 1 and not h.exact and h.distance > 0 and (
+        toks[0] in common_words() or bool(_swapped_common(toks[0]) - set(fold(h.name).split())))
+
+
+def _swapped_common(word: str) -> set[str]:
+    """The everyday words ``word`` is with two letters swapped ("yera" for year, "waht"): that word, not a
+    name, unless the name is that word ("jungel": the Jungle release)."""
+    return {w for i in range(len(word) - 1) if (w := word[:i] + word[i + 1] + word[i] + word[i + 2:]) in common_words()}
 
 
 def _cover(toks: list[str], name: str) -> int | None:
@@ -458,9 +465,11 @@ def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entitie
     for k in range(len(pieces) - 1):
         (a, na, fa), (b, nb, fb) = pieces[k], pieces[k + 1]
         wa, wb = fold(run[a])[:3], fold(run[b])[:3]
-        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()) or \
-                any(t.startswith(wa) for e in fb for t in fold(e.name).split()):
-            continue   # "ozzy smith": the misspelt first name belongs to a Smith
+        # "ozzy smith": the misspelt first name belongs to a Smith (a word before the surname; "drew brees"
+        # read as Tom Drees is not)
+        if any(t.startswith(wb) for e in fa for t in fold(e.name).split()[1:]) or \
+                any(t.startswith(wa) for e in fb for t in fold(e.name).split()[:-1]):
+            continue
         if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
                 (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):
             for e in fa + fb:
@@ -740,6 +749,12 @@ def _release_numbered(index: Any, number: str | None, segment: str | None) -> li
             and (segment is None or h.segment in (None, segment))]
 
 
+def _in_years(year: str | None, span: tuple[int, int] | None) -> bool:
+    """A release's year fits the years asked (or none was asked, or the release has none)."""
+    m = re.match(r"\d{4}", year or "")
+    return span is None or m is None or span[0] <= int(m.group(0)) <= span[1]
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
@@ -753,6 +768,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
                 for e in older:
+                    if e.kind in ("release", "set") and not _in_years(e.year, r.years):
+                        continue   # "what about his 1978 card" after his 1983 Topps: not that release
                     if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
                                for x in ents):
                         e.from_history = True

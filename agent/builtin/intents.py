@@ -383,6 +383,9 @@ ADD_VERBS = re.compile(r"\b(add|ad|put|save|stick|throw|track|include|pop|place|
 # the list's name used as the verb ("wishlist the 80 topps carter", "the 760 one, wishlist it") or said after
 # the card as the request ("robin yount 1982 topps 435, want list please")
 LIST_REQUEST = re.compile(r"^\s*(please |pls )?(wish ?list|want ?list)\s+(the|this|that|a|an|it|them|my|me)\b|"
+                          # the list's name then a card with its year or number ("wishlist dave stieb 1983 fleer 441")
+                          r"^\s*(please |pls )?(wish ?list|want ?list)\s+(?!(what|which|how|is|are|do|does|show|has|have|"
+                          r"any|cards?|value|count|items?)\b)[a-z][^?]*\b\d{2,4}\b[^?]*$|"
                           r"\b(wish ?list|want ?list)\s+(it|that|this|them|that one|this one)\b|"
                           r"\S\s*[,:\-]\s*(onto |on |to )?(my |the )?(want ?list|wish ?list|wants|grail list)\s*"
                           r"(please|pls|plz|thanks|thx|for me|it)?\s*[.!]*\s*$")

@@ -146,6 +146,10 @@ def understand(conv: Conversation) -> State:
         earlier = _previous_intent(conv.history)
         if earlier is not None and earlier.name == "population":
             intent, ent.follow_up = earlier, True   # "total across all psa grades?" after a pop: that card's report
+    if conv.history and intent is not None and intent.name == "population" and not ent.grade and not ent.follow_up and \
+            re.search(r"\b(total|all|every|across|combined|overall|altogether)\b", conv.question, re.I) and \
+            not (ent.years or ent.number) and not _names_left_in(conv.question):
+        ent.follow_up = True   # "how many psa graded total across all grades?" after a card's pop: that card
     if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
             intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
         earlier = _previous_intent(conv.history)
@@ -197,6 +201,15 @@ def understand(conv: Conversation) -> State:
             _everyday_words_only(conv.question) or re.search(r"\bmore (?!valuable|expensive|pricey)[a-z]{4,}", conv.question, re.I)
             and not (ent.years or ent.number or ent.grade or ent.company)):
         intent = BY_NAME["unknown"]   # "is vanilla or chocolate ice cream more popular": no card, no value asked
+    if intent is not None and intent.name in ("wantlist", "wantlist_add") and SOMEONE_WANTS.search(conv.question) and \
+            not LIST_NAMED.search(conv.question) and (ent.years or ent.number):
+        intent = DETAILS   # "my cousin wants the 1980 topps fisk, pull it up": someone's wish, not my list
+    if intent is not None and intent.name in ("price", "trend") and not (ent.years or ent.number) and (
+            EVERY_CARD_MINE.search(conv.question) or conv.history and THEM.search(conv.question) and
+            not _names_left_in(conv.question) and (_previous_intent(conv.history) or intent).collection):
+        intent = BY_NAME["collection_value"]   # "if i sold every card i own", "and what are they worth now"
+    if intent is DETAILS and (ent.reading.max_price or ent.reading.min_price) and ent.has_card_words:
+        intent = BY_NAME["marketplace"]   # "<card> undr $5": a copy to buy within that price
     st = State(intent, ent, conv, confidence)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
@@ -209,6 +222,13 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# all the caller's cards at once, or "they" after a question about them
+EVERY_CARD_MINE = re.compile(r"\b(every|all( of)?( the| my)?)\s+(card|cards|one|ones)\s+(i (own|have|got)|of mine)\b|"
+                             r"\bmy (whole|entire|full) (collection|pc|binder)\b", re.I)
+THEM = re.compile(r"\b(they|them|those|these|all of (it|them))\b", re.I)
+# "wants" as another person's verb ("my cousin wants", "he wants"), and the list named outright
+SOMEONE_WANTS = re.compile(r"\b(?!my\b|the\b|on\b|to\b|onto\b|of\b|i\b)[a-z']+ wants\b", re.I)
+LIST_NAMED = re.compile(r"\b(list|wishlist|wantlist|grails?|my wants|wishlisted|wish|need|needs)\b", re.I)
 # the best of the cards the conversation is about ("which card is the biggest chunk of that")
 BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
                      r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
