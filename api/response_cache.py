@@ -80,10 +80,10 @@ class ResponseCache:
         self._generation = 0  # raised by clear(): what was computed before is not stored
         self._refreshing: set[asyncio.Task] = set()
         self._slots = asyncio.Semaphore(REFRESHES)
-        self._read_version: Callable[[], Awaitable[int]] | None = None
+        self._read_version: Callable[[], Awaitable[object]] | None = None
         self._check_every_s = 1.0
         self._next_check = float("-inf")
-        self._version: int | None = None
+        self._version: object = None
 
     @property
     def enabled(self) -> bool:
@@ -119,7 +119,7 @@ class ResponseCache:
         _count("miss")
         return None
 
-    def watch(self, read_version: Callable[[], Awaitable[int]], every_s: float) -> None:
+    def watch(self, read_version: Callable[[], Awaitable[object]], every_s: float) -> None:
         """Drop every entry whenever ``read_version()`` (read at most every ``every_s``) changes."""
         self._read_version, self._check_every_s = read_version, every_s
 

@@ -171,9 +171,9 @@ def understand(conv: Conversation) -> State:
         ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
     elif intent is not None and intent.name == "grades" and not ent.company:
         for q in reversed(conv.history):
-            older = parse(q)
-            if older.company:
-                ent.reading.company = older.company
+            asked = parse(q)
+            if asked.company:
+                ent.reading.company = asked.company
                 break
         else:
             if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
