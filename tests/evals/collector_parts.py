@@ -16,8 +16,8 @@ PARTS = {"tuning": SUITES / "collector-tuning.yaml", "dev": SUITES / "collector-
          "dev6": SUITES / "collector-dev6.yaml", "dev7": SUITES / "collector-dev7.yaml",
          "dev8": SUITES / "collector-dev8.yaml",
          "held-out": SUITES / "collector-heldout.yaml", "fresh": SUITES / "collector-fresh.yaml"}
-TUNED = ["tuning", "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7"]  # the agent was tuned on these
-UNSEEN = [part for part in PARTS if part not in TUNED]  # never tuned on: dev8, held-out, fresh
+TUNED = ["tuning", "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"]  # the agent was tuned on these
+UNSEEN = [part for part in PARTS if part not in TUNED]  # never tuned on: held-out, fresh
 # the parts split in two halves of about the same size, one a test file, so two test processes share them
 EARLY = ["tuning", "dev", "dev2", "dev3", "dev4", "dev5"]
 LATER = [part for part in PARTS if part not in EARLY]
