@@ -58,7 +58,12 @@ def _known(word: str) -> bool:
     return word in vocabulary() or everyday(word)
 
 
+# short intent words too short for an edit test, mistyped as collectors do ("do i hav the 87 topps X")
+SHORT_TYPOS = {"hav": "have", "hve": "have", "wat": "what", "wht": "what", "whta": "what", "owm": "own"}
+
+
 def respell(text: str) -> str:
+    text = re.sub(r"\b[A-Za-z]{3,4}\b", lambda m: SHORT_TYPOS.get(m.group(0).lower(), m.group(0)), text)
     return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
 
 

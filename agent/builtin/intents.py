@@ -347,6 +347,10 @@ def classify(text: str) -> tuple[Intent | None, float]:
         # "has it gone up since i bought it", "rickey 95 pinnacle in my pc - has it gone up", "the 86 topps
         # ozzie i own, up or down vs what it cost me": against what I paid
         intent = BY_NAME["collection_roi"]
+    if intent is None and re.search(r"\b(fetch|fetches|fetching)\b", low) and _names_left(text):
+        intent = BY_NAME["price"]   # "92 ultra jim abbott 321 bgs 9.5 whats it fetch": what it sells for
+    if MY_DOING.search(low) and not read(text).grade and (intent is None or not intent.collection):
+        intent = BY_NAME["collection_roi"]   # "hows my zard doing value wise": my copy against what I paid
     if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
             not read(text).grade and not re.search(r"\bhow many (cards|different|unique|total)\b", low) and [
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
@@ -405,6 +409,7 @@ PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired
                   r"\b(than|from|vs\.?|versus|against) what (it|they|that|this) cost( me)?\b")
 # the card asked about is the caller's own copy ("in my pc", "i own")
 OWNED_HERE = re.compile(r"\bin my (pc|collection|binders?)\b|\bi (own|have)\b|\bof mine\b")
+MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b")
 UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add

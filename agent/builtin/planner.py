@@ -93,6 +93,8 @@ def asked_part(question: str) -> str:
             return question   # "looking at 1986 fleer. is the jordan rookie in my pc": the lead scopes it
     return last
 
+MY_CARD_ONLY = re.compile(r"^\s*(the one )?(in )?my\s+")
+
 
 def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
@@ -104,16 +106,20 @@ def understand(conv: Conversation) -> State:
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = whole or classify(conv.question)
     # "and the psa 9?", "what about dark scizor": the earlier family, about these words
+    rest = ELLIPSIS.sub("", conv.question, count=1)
+    # "and my sandberg?" after a question about my zard: the same question about my other card
+    mine_again = bool(conv.history and ELLIPSIS.match(conv.question) and MY_CARD_ONLY.match(rest) and
+                      classifier.bare_name(MY_CARD_ONLY.sub("", rest, count=1).rstrip("?! ")) and
+                      (_previous_intent(conv.history) or BY_NAME["unknown"]).collection)
     elliptical = bool(ELLIPSIS.match(conv.question)) and (
-        ent.elliptical or classifier.bare_name(ELLIPSIS.sub("", conv.question, count=1)) or
-        bool(SAME_ASKED.match(conv.question)))
+        ent.elliptical or classifier.bare_name(rest) or bool(SAME_ASKED.match(conv.question)) or mine_again)
     # "and the lowest one?": a weak reading of a short follow-up naming nothing keeps the earlier family
     weak = bool(ELLIPSIS.match(conv.question)) and confidence < WEAK and not ent.has_card_words
     if conv.history and (ent.reply or elliptical or weak or
                          (ent.follow_up and (intent is None or intent.name in INHERIT))):
         earlier = _previous_intent(conv.history)
         if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown"
-                                    or SAME_ASKED.match(conv.question)) \
+                                    or SAME_ASKED.match(conv.question) or mine_again) \
                 and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
             intent = earlier   # (an explicit add stays one: "add the second one to my want list")
     if conv.history and not ent.qualifier and ELLIPSIS.match(conv.question):

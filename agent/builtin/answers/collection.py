@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.builtin.classifier import one_edit
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import says_my
 from agent.builtin.state import State
@@ -148,11 +149,17 @@ def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> d
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
     if releases:   # "my jungle pikachu" is not the base set one I own
         owned = [c for c in owned if fold(g(c, "releaseName", default="") or "") in releases]
-    named = [c for c in owned if set(fold(c["cardName"]).split()) <= words]
-    if named:
+    # a word said after "my" one letter off a name word counts as it ("my charzard", "my shinning charizard")
+    typed = {w for w in re.findall(r"\bmy ([a-z]{5,})\b", fold(text)) if w not in NEVER_NAMES}
+
+    def near(n: str) -> bool:
+        return n in words or len(n) >= 5 and any(one_edit(w, n) for w in typed)
+    named = [c for c in owned if all(near(n) for n in fold(c["cardName"]).split())]
+    if named:   # the longest name said ("my shinning charizard" is the Shining one)
         return max(named, key=lambda x: len(fold(x["cardName"]).split()))
     some = {w for w in words if len(w) >= 4 and w not in NEVER_NAMES}
-    partly = [c for c in owned if some & set(fold(c["cardName"]).split())]
+    partly = [c for c in owned if some & set(fold(c["cardName"]).split())] or \
+        [c for c in owned if any(near(n) for n in fold(c["cardName"]).split())]
     return partly[0] if len(partly) == 1 else None
 
 
@@ -384,13 +391,16 @@ _READ_LIST = re.compile(r"^\s*(what|what's|whats|which|show|list|read|pull up|gi
                         r"how many|remind me)\b|\bshow me\b")
 _YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|or no|still|wishlisted|listed|"
                      r"marked|make it|am i|chasing|hunting)\b")
+# a card and "on my wants?" with no verb: asks whether it is on the list ("venusaur on my wants?")
+_ON_IT_ASKED = re.compile(r"\bon my (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list|list)\s*\?+\s*$")
 
 
 def asks_membership(st: State) -> bool:
     """"the base set venusaur - did that make it onto my wants?": a yes/no about a card named, or the
     card the conversation is about, being on the list."""
-    text = st.ent.text
-    if _READ_LIST.search(text.lower()) or not _YES_NO.search(text.lower()):
+    text = st.ent.text.lower()
+    bare = _ON_IT_ASKED.search(text) and not re.search(r"\b(what|what's|whats|which)\b", text)
+    if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare):
         return False
     return bool(st.ent.has_card_words) or bool(st.conv.history and POINTS_BACK.search(text))
 
