@@ -17,6 +17,7 @@ from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, Intent, Ste
 from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
+from tools.catalog_link import common_words
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
@@ -147,13 +148,13 @@ def understand(conv: Conversation) -> State:
             # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
             intent = BY_NAME["collection_count"] if earlier.collection else earlier
     if conv.history and intent is not None and intent.name == "grades" and not ent.grade and \
-            re.search(r"\b(total|all|every|across|combined|overall|altogether)\b", conv.question, re.I) and \
+            ACROSS_GRADES.search(conv.question) and \
             not (ent.years or ent.number):
         earlier = _previous_intent(conv.history)
         if earlier is not None and earlier.name == "population":
             intent, ent.follow_up = earlier, True   # "total across all psa grades?" after a pop: that card's report
     if conv.history and intent is not None and intent.name == "population" and not ent.grade and not ent.follow_up and \
-            re.search(r"\b(total|all|every|across|combined|overall|altogether)\b", conv.question, re.I) and \
+            ACROSS_GRADES.search(conv.question) and \
             not (ent.years or ent.number) and not _names_left_in(conv.question):
         ent.follow_up = True   # "how many psa graded total across all grades?" after a card's pop: that card
     if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
@@ -228,6 +229,8 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# every grade at once ("total across all psa grades"): a population follow-up about the same card
+ACROSS_GRADES = re.compile(r"\b(total|all|every|across|combined|overall|altogether)\b", re.I)
 # all the caller's cards at once, or "they" after a question about them
 EVERY_CARD_MINE = re.compile(r"\b(every|all( of)?( the| my)?)\s+(card|cards|one|ones)\s+(i (own|have|got)|of mine)\b|"
                              r"\bmy (whole|entire|full) (collection|pc|binder)\b", re.I)
@@ -249,8 +252,6 @@ LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "p
 
 def _names_left_in(text: str) -> bool:
     """A word that may name a card: no family's word, no everyday word, no grading word."""
-    from tools.catalog_link import common_words
-
     vocab = classifier.vocabulary()
     return any(w.lower() not in NEVER_NAMES and fold(w) not in NEVER_NAMES and fold(w) not in vocab and
                fold(w) not in common_words() for _, w in read(text).tokens)
@@ -259,8 +260,6 @@ def _names_left_in(text: str) -> bool:
 def _everyday_words_only(text: str) -> bool:
     """The words that may name a card are all everyday English words ("store", "binder", "weekend"),
     with no year or number: such a word is a card only when the catalog has it as a whole name."""
-    from tools.catalog_link import common_words
-
     r = read(text)
     if r.years or r.number:
         return False
@@ -434,8 +433,6 @@ def _want_card_ids(st: State) -> list[str] | None:
 def _linked_name(st: State) -> str | None:
     """A name to pull a random card of; words that also name a release or set ("fossil") scope instead."""
     scopes = {fold(e.get("phrase") or "") for e in _entities(st, "release") + _entities(st, "set")}
-    from tools.catalog_link import common_words
-
     names = [e for e in _entities(st, "name") if not e.get("alternate") and fold(e.get("phrase") or "") not in scopes
              and fold(e.get("phrase") or "") not in common_words()]   # "grant me a random card": no name
     return names[0]["name"] if names else None
@@ -550,8 +547,6 @@ def _segment_word(e: dict[str, Any]) -> bool:
 
 
 def _scoped(st: State) -> bool:
-    from tools.catalog_link import common_words
-
     ents = [e for e in (_link(st) or {}).get("entities") or [] if not _segment_word(e)]
     # a name read from an everyday word ("throw me a random baseball card") scopes nothing: the segment does
     return any(e.get("kind") in ("release", "set") or e.get("kind") == "name" and not e.get("alternate") and
@@ -575,8 +570,6 @@ def _names_a_card(st: State) -> bool:
 
 def _names_card_words(st: State) -> bool:
     """A year, a number or a word that is no family's, no everyday word and no brand: a card may be named."""
-    from tools.catalog_link import common_words
-
     if st.ent.years or st.ent.number:
         return True
     vocab = classifier.vocabulary()

@@ -7,9 +7,10 @@ from typing import Any
 
 from agent.builtin.classifier import one_edit
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
-from agent.builtin.linking import says_my
+from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, MAKERS, NEVER_NAMES, SEGMENT_WORDS, SPELLINGS, fold, nicknamed, read
+from tools.catalog_link import common_words
 
 # the whole collection as what is asked about ("on my collection", "my cards")
 WHOLE = re.compile(r"\bmy (whole |entire |full )?(collection|cards|pc|stuff|binders?)\b", re.I)
@@ -206,9 +207,6 @@ def owned_movers(st: State) -> str | None:
 def not_owned(st: State) -> str | None:
     """"is my 1990 upper deck griffey up" when only the 1989 one is owned: the card named is not in the
     collection (never the whole collection's figures instead)."""
-    from agent.builtin.linking import chosen_card
-    from tools.catalog_link import common_words
-
     link = st.ok("link")
     if not link or named_owned(st) is not None or not (st.ent.years or st.ent.number) and WHOLE.search(st.ent.text):
         return None   # "i'm in a pickle, am i losing money on my collection": the whole collection is asked
@@ -407,8 +405,6 @@ def asks_membership(st: State) -> bool:
 
 def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, Any]]) -> str | None:
     """Whether the card the question links is on the list (by the list's card ids, then by name)."""
-    from agent.builtin.linking import chosen_card, tied
-
     link = st.ok("link")
     if not link:
         return None
@@ -453,8 +449,6 @@ def _asked_names(st: State) -> list[str]:
 def wantlist_add(st: State) -> str | None:
     r = st.ok("list_cards_add")
     err = st.result("list_cards_add")
-    from agent.builtin.linking import chosen_card
-
     card = chosen_card(st.ok("link"), st.ent)
     label = card_label(card) if card else "the card"
     if r is None:
@@ -482,8 +476,6 @@ def _owned_by_name(st: State) -> list[dict[str, Any]] | None:
 
 
 def owns(st: State) -> str | None:
-    from agent.builtin.linking import chosen_card
-
     r = st.ok("collection_cards_list")
     if r is None:
         owned = _owned_by_name(st) if st.ok("owned") is not None else None
