@@ -92,8 +92,9 @@ def same_prefix(key: str, token: str) -> bool:
     return bool(a and b and fold_prefix(a.group(1)) == fold_prefix(b))
 
 
-# the letters a catalog may print for each folded glyph of a prefix (``fold_prefix`` read backwards)
-_SPELLINGS = {"h": ("h", "ll", "il", "li"), "e": ("e", "c"), "i": ("i", "l")}
+# the letters a catalog may print for each folded glyph of a prefix (``_GLYPHS`` read backwards, letters only)
+_SPELLINGS = {b: (b, *alts) for b in dict.fromkeys(b for _, b in _GLYPHS)
+              if (alts := tuple(a for a, x in _GLYPHS if x == b and a.isalpha()))}
 
 
 def prefix_spellings(token: str) -> list[str]:
