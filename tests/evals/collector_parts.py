@@ -14,10 +14,10 @@ PARTS = {"tuning": SUITES / "collector-tuning.yaml", "dev": SUITES / "collector-
          "dev2": SUITES / "collector-dev2.yaml", "dev3": SUITES / "collector-dev3.yaml",
          "dev4": SUITES / "collector-dev4.yaml", "dev5": SUITES / "collector-dev5.yaml",
          "dev6": SUITES / "collector-dev6.yaml", "dev7": SUITES / "collector-dev7.yaml",
-         "dev8": SUITES / "collector-dev8.yaml",
+         "dev8": SUITES / "collector-dev8.yaml", "dev9": SUITES / "collector-dev9.yaml",
          "held-out": SUITES / "collector-heldout.yaml", "fresh": SUITES / "collector-fresh.yaml"}
 TUNED = ["tuning", "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"]  # the agent was tuned on these
-UNSEEN = [part for part in PARTS if part not in TUNED]  # never tuned on: held-out, fresh
+UNSEEN = [part for part in PARTS if part not in TUNED]  # never tuned on: dev9, held-out, fresh
 # the parts split in two halves of about the same size, one a test file, so two test processes share them
 EARLY = ["tuning", "dev", "dev2", "dev3", "dev4", "dev5"]
 LATER = [part for part in PARTS if part not in EARLY]
