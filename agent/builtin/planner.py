@@ -249,7 +249,8 @@ CARD_NOUNS = {"card", "cards", "one", "ones", "slab", "slabs", "copy", "copies"}
 RELEASE_WORDS = {"base", "set", "edition", "1st", "first", "unlimited", "shadowless", "series", "update", "traded"}
 # "any base set cards in my collection", "which of my cards are psa 9s": the description outside "my ..."
 DESCRIBED_IN_MINE = re.compile(r"\b(?:any|which|what|got)\s+(.{2,40}?)\s+cards?\s+(?:in|of) my\b|"
-                               r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$", re.I)
+                               r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$|"
+                               r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$", re.I)
 
 
 def _described_only(phrase: str) -> bool:

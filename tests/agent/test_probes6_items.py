@@ -50,13 +50,15 @@ def test_my_cards_described_without_a_name_are_every_owned_card_that_fits():
 def test_several_are_listed_and_asked_one_is_answered():
     several = owned_among(_state("what did i pay for my psa 9"))
     assert "Shining Charizard" in several and "Ryne Sandberg" in several and "Which one" in several
+    assert "together worth $603.95" in several
     one = owned_among(_state("my topps card, whats it worth"))
     assert one.startswith("Your ") and "Ozzie Smith" in one and "Which" not in one
 
 
 def test_the_planner_reads_a_description_of_my_cards_only_when_no_word_names_one():
     for q in ("what did i pay for my psa 9", "my graded pokemon card, am i up on it", "how are my charizards doing",
-              "whats my base set card worth", "which of my cards are psa 9s", "any base set cards in my collection?"):
+              "whats my base set card worth", "which of my cards are psa 9s", "any base set cards in my collection?",
+              "do i own any psa 10s"):
         assert understand(q).intent.name == "owned_among", q
     for q in ("my zard psa 8 - am i up on it", "whats my 84 fleer sandberg worth now", "what's my collection worth",
               "overall am i in the green or in the red on my cards", "tell me i have the 86 fleer jordan in my collection",

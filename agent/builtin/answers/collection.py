@@ -611,5 +611,7 @@ def owned_among(st: State) -> str | None:
         return text
     if len(cards) == 1:
         return f"Your {line(cards[0])}."
-    return (f"{len(cards)} of your cards fit: " + "; ".join(f"{i}. {line(c)}" for i, c in enumerate(cards, 1)) +
-            ". Which one do you mean, if you meant only one?")
+    valued = [float(c["currentValue"]) for c in cards if g(c, "currentValue") is not None]
+    together = f" (together worth {usd(sum(valued))})" if len(valued) > 1 else ""
+    return (f"{len(cards)} of your cards fit{together}: " +
+            "; ".join(f"{i}. {line(c)}" for i, c in enumerate(cards, 1)) + ". Which one do you mean, if you meant only one?")
