@@ -72,6 +72,7 @@ class Expect:
     no_card: bool = False                                # the answer must name no card (traps, out of scope)
     tools_any: list[str] = field(default_factory=list)   # one of these tools must be called
     on_list: Identity | None = None                      # this card must be on the want list afterwards
+    asks_ok: bool = False                                # asking which card is meant is right (several fit)
 
 
 @dataclass
@@ -479,6 +480,15 @@ async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expec
 
 async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     return Expect(card=card, tools_any=["list_cards_add"], on_list=card, allowed=await _wanted(env))
+
+
+async def f_among(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """Several of my cards fit the words ("my psa 9", "my charizards"): a right answer names each of
+    them with its number (asking which, or answering for all), never one picked silently."""
+    cards = [await identity(env, ref, ents) for ref in arg]
+    names = {norm(c.name) for c in cards}
+    return Expect(says=[[c.name] for c in cards] + [[f"#{c.number}"] for c in cards],
+                  allowed=names | await _owned(env) | await _wanted(env), asks_ok=True)
 
 
 async def f_feedback(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:

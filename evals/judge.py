@@ -188,6 +188,6 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
         listed = sorted({m for m in _CARD_NO.findall(bare)} - {exp.card.number})
         if listed:
             reasons.append(f"also lists other cards (#{', #'.join(listed[:5])})")
-    if not reasons and asks_back(answer):
+    if not reasons and asks_back(answer) and not exp.asks_ok:
         reasons.append("asks which card is meant")
     return Verdict(UNHELPFUL if reasons else RIGHT, reasons, named)

@@ -111,11 +111,12 @@ _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
 # "95 sp baseball": Upper Deck's SP line is a brand after a year too
 _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS | {"sp", "spx"})) + r")\b)",
                          re.I)
-_DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b", re.I)
+_DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b(?!-\d)", re.I)   # never a number ("50S-17")
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
-_NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}[A-Za-z]?)\b", re.I)
+_NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}(?:[A-Za-z]{1,4}-\d{1,3}|[A-Za-z])?)\b",
+                     re.I)
 # CPA-JT, GOGA-CR as typed in capitals; 76RO-JB and 76ro-jb (a digit: never a hyphenated word such as "ho-oh")
-_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-[A-Za-z]{1,4}\d{0,3})\b")
+_CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-(?:[A-Za-z]{1,4}\d{0,3}|\d{1,3}))\b")
 # RBI5, TB6, H88, rr-19; 100T and 45T (Traded), never 10k or 5s
 _MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)

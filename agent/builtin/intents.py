@@ -18,7 +18,8 @@ from typing import Any
 
 from agent.builtin import classifier
 from agent.builtin.linking import says_my
-from tools._linking import NEVER_NAMES, read
+from tools._linking import BRANDS, NEVER_NAMES, fold, read
+from tools.catalog_link import common_words
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,9 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("collection_cards_list", {"collectionId": "$collection_id", "take": 20},
                         needs=("collection_id",)),
                    Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player"},
-                        needs=("collection_id",), optional=True)))),
+                        needs=("collection_id",), optional=True)),
+                  # each card in full (name, number, release): a name alone does not tell my cards apart
+                  (Step("catalog_card", {"id": "$item"}, key="owned_details", each="owned_ids"),))),
     Intent("owns", r"\bdo i (have|own)\b|\bis .* in my collection\b",
            collection=True,
            # the owned cards by player too: a name the catalog holds many cards of ("griffey") is
@@ -162,7 +165,18 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                         key="owned", needs=("collection_id",), when="no_card", optional=True),
                    Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
-                                                  "take": 20}, needs=("collection_id",), when="has_card")))),
+                                                  "take": 20}, needs=("collection_id",), when="has_card")),
+                  # the owned cards of that name, each in full ("a charizard": which ones, by number)
+                  (Step("catalog_card", {"id": "$item"}, key="owned_named", each="owned_named_ids", when="no_card"),))),
+    # my cards told only by grade, kind, year, brand or release ("my psa 9", "my raw pokemon card"): the
+    # owned cards those words fit, each told apart (set by the planner, never by the classifier)
+    Intent("owned_among", collection=True,
+           steps=((COLLECTIONS,),
+                  (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                        key="owned", needs=("collection_id",)),
+                   Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "grade", "take": 100},
+                        key="owned_grades", needs=("collection_id",))),
+                  (Step("catalog_card", {"id": "$item"}, key="among", each="among_ids"),))),
     Intent("collections", r"\bmy collections\b|\bwhat collections\b|\bhow many collections\b",
            steps=((Step("collections_list", {"take": 20}),),)),
     Intent("wantlist_add", r"\b(add|ad|put|save)\b.*\b(want ?list|wish ?list|wants|grails?|grail list)\b",
@@ -542,6 +556,14 @@ def scale_question(text: str) -> bool:
     # the clause asking it: "my energy search is over, just tell me what an isa 8.5 means"
     clause = next((c for c in reversed(re.split(r"[,;]|\s-\s", text)) if _MEANING.search(c.lower())), text)
     return not _names_left(clause)
+
+
+def card_words(text: str) -> list[str]:
+    """The words of ``text`` that may name a card: no family's word, no everyday word, no grading word,
+    no brand (folded)."""
+    vocab = classifier.vocabulary()
+    return [f for _, w in read(text).tokens if len(w) >= 3 and w.lower() not in NEVER_NAMES
+            and (f := fold(w)) not in NEVER_NAMES and f not in vocab and f not in common_words() and f not in BRANDS]
 
 
 def _names_left(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, Intent, Step, classify, grading_only
+from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, MY_WANTS, Intent, Step, card_words, classify, grading_only
 from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
@@ -217,7 +217,18 @@ def understand(conv: Conversation) -> State:
         intent = BY_NAME["collection_value"]   # "if i sold every card i own", "and what are they worth now"
     if intent is DETAILS and (ent.reading.max_price or ent.reading.min_price) and ent.has_card_words:
         intent = BY_NAME["marketplace"]   # "<card> undr $5": a copy to buy within that price
-    st = State(intent, ent, conv, confidence)
+    figure_asked = bool(intent is not None and intent.name in ("marketplace", "price", "trend") and
+                        MY_WANTS.search(conv.question.lower()) and not card_words(conv.question) and not ent.number)
+    if figure_asked:
+        intent = BY_NAME["wantlist"]   # "anyone selling the base set card from my wants": which of the list
+    if _describes_owned(conv, intent, ent):
+        intent = BY_NAME["owned_among"]   # "what did i pay for my psa 9": the owned cards those words fit
+    # "whats it worth now" after "do i own X": my copy of X, as if "my" were said
+    mine = ent.says_my or bool(conv.history and ent.follow_up and not ent.has_card_words and
+                               (_previous_intent(conv.history) or BY_NAME["unknown"]).collection)
+    if mine and intent is not None and intent.name in ("owns", "price") and PAID.search(conv.question):
+        intent = BY_NAME["collection_roi"]   # "and what did i pay for it": my copy against its price
+    st = State(intent, ent, conv, confidence, mine=mine, figure_asked=figure_asked)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
             _everyday_words_only(conv.question):
         st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
@@ -227,6 +238,62 @@ def understand(conv: Conversation) -> State:
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
     return st
+
+
+PAID = re.compile(r"\b(i|did i) (pay|paid|spend|spent)\b|\bcost me\b", re.I)
+# families asking about one card, which a card of mine described without its name may answer
+ABOUT_ONE_OWNED = {"price", "trend", "marketplace", "collection_roi", "owns", "collection_value", "collection_cards",
+                   "details", "find", "population", "unknown"}
+OWNED_STATE = {"graded", "slabbed", "raw", "ungraded", "unslabbed"}
+CARD_NOUNS = {"card", "cards", "one", "ones", "slab", "slabs", "copy", "copies"}
+RELEASE_WORDS = {"base", "set", "edition", "1st", "first", "unlimited", "shadowless", "series", "update", "traded"}
+# "any base set cards in my collection", "which of my cards are psa 9s": the description outside "my ..."
+DESCRIBED_IN_MINE = re.compile(r"\b(?:any|which|what|got)\s+(.{2,40}?)\s+cards?\s+(?:in|of) my\b|"
+                               r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$|"
+                               r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$", re.I)
+
+
+def _described_only(phrase: str) -> bool:
+    """``phrase`` (what follows "my") starts with a description of cards and no name: grade, graded or
+    raw, sport, year, maker, release words or a name in the plural, up to a card noun or another word."""
+    said = read(phrase)
+    vocab = classifier.vocabulary()
+    described, end = False, len(phrase)
+    for at, w in said.tokens:
+        f = fold(w)
+        if f in ("the", "a", "an"):
+            continue
+        if f in CARD_NOUNS:
+            end = at + len(w)
+            break
+        if f in OWNED_STATE or f in SEGMENT_WORDS or f in BRANDS or f in RELEASE_WORDS:
+            described = True
+            continue
+        if f in NEVER_NAMES or f in vocab or f in common_words():
+            end = at
+            break
+        if len(f) >= 5 and f.endswith("s"):
+            described = True   # "my charizards": every owned card of that name
+            continue
+        return False   # a word that may name the card ("my zard psa 8", "my 84 fleer sandberg")
+    head = read(phrase[:end])
+    return described or bool(head.grade or head.company or head.years or head.segment)
+
+
+def _describes_owned(conv: Conversation, intent: Intent | None, ent: Any) -> bool:
+    """My card told only by grade, graded or raw, sport, year, maker or release, or a name in the plural
+    ("what's my raw card worth", "my graded pokemon card, am i up", "how are my charizards doing"): no
+    word names one card, so the collection says which cards are meant. "and the psa 9 one?" after a
+    question about my cards counts as mine."""
+    if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED:
+        return False
+    low = conv.question.lower()
+    phrases = [m.group(1) for m in re.finditer(r"\bmy\s+(.+)$", low)]
+    phrases += [p for m in DESCRIBED_IN_MINE.finditer(low) for p in m.groups() if p]
+    if conv.history and ELLIPSIS.match(conv.question) and \
+            (_previous_intent(conv.history) or BY_NAME["unknown"]).collection:
+        phrases.append(ELLIPSIS.sub("", conv.question, count=1).lower())
+    return any(_described_only(p) for p in phrases)
 
 
 # every grade at once ("total across all psa grades"): a population follow-up about the same card
@@ -251,10 +318,8 @@ LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "p
 
 
 def _names_left_in(text: str) -> bool:
-    """A word that may name a card: no family's word, no everyday word, no grading word."""
-    vocab = classifier.vocabulary()
-    return any(w.lower() not in NEVER_NAMES and fold(w) not in NEVER_NAMES and fold(w) not in vocab and
-               fold(w) not in common_words() for _, w in read(text).tokens)
+    """A word that may name a card: no family's word, no everyday word, no grading word, no brand."""
+    return bool(card_words(text))
 
 
 def _everyday_words_only(text: str) -> bool:
@@ -538,8 +603,21 @@ def variable(st: State, name: str) -> Any:
                  "linked_name": _linked_name, "random_release_ids": _random_release_ids,
                  "release_year": _release_year, "base_set_id": _base_set_id, "insert_set_ids": _insert_set_ids,
                  "tied_ids": lambda st: few_tied(_link(st)) or None,
-                 "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId")}
+                 "owned_card_id": lambda st: (answers.collection.named_owned(st) or {}).get("cardId"),
+                 "among_ids": _among_ids,
+                 "owned_named_ids": lambda st: [str(c["cardId"]) for c in answers.collection.owned_by_name(st) or []
+                                                if c.get("cardId")][:OWNED_SHOWN] or None,
+                 "owned_ids": lambda st: [str(c["cardId"]) for c in (st.ok("collection_cards_list") or {}).get(
+                     "cards", []) if c.get("cardId")][:OWNED_SHOWN] or None}
     return resolvers[name](st) if name in resolvers else None
+
+
+OWNED_SHOWN = 10   # owned cards read in full for "what cards do i own"
+
+
+def _among_ids(st: State) -> list[str] | None:
+    found = answers.collection.described_owned(st)
+    return [str(c["cardId"]) for c in found[0] if c.get("cardId")][:10] if found else None
 
 
 def _segment_word(e: dict[str, Any]) -> bool:
@@ -569,19 +647,15 @@ def _names_a_card(st: State) -> bool:
 
 
 def _names_card_words(st: State) -> bool:
-    """A year, a number or a word that is no family's, no everyday word and no brand: a card may be named."""
-    if st.ent.years or st.ent.number:
-        return True
-    vocab = classifier.vocabulary()
-    return any(len(w) >= 3 and fold(w) not in NEVER_NAMES and fold(w) not in vocab and fold(w) not in common_words()
-               and fold(w) not in BRANDS for _, w in st.ent.tokens)
+    """A year, a number or a word that may name a card (``card_words``)."""
+    return bool(st.ent.years or st.ent.number or card_words(st.ent.text))
 
 
 PREDICATES = {
     "names_card_words": _names_card_words,
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
-    "says_my": lambda st: st.ent.says_my,
+    "says_my": lambda st: st.mine,
     "my_no_collection": lambda st: not st.conv.collection_id and st.ent.says_my,
     "has_card_words": lambda st: bool(st.ent.has_card_words),
     # "which ones am i missing from it": the set the conversation is about

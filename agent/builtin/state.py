@@ -22,6 +22,8 @@ class State:
     confidence: float = 1.0
     tentative: bool = False          # a bare-name guess: answer only if the catalog links a name
     guessed: bool = False            # no family fitted the question at all (a stricter guess)
+    mine: bool = False               # my own card is meant ("my X", or "it" after a question about my cards)
+    figure_asked: bool = False       # a price or listing asked of a want-list card the words do not name
     results: dict[str, Any] = field(default_factory=dict)
     many: dict[str, list[Any]] = field(default_factory=dict)   # results of ``each`` steps
 

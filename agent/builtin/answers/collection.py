@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agent.builtin.classifier import one_edit
+from agent.builtin.intents import card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
@@ -181,7 +182,7 @@ def owned_gain(st: State) -> str | None:
 
 def owned_value(st: State, card: dict[str, Any]) -> str | None:
     """"what is my X worth": the copy owned (at its grade), when the card linked is the one owned."""
-    if not st.ok("owned") or not says_my(st.ent.text):
+    if not st.ok("owned") or not (says_my(st.ent.text) or st.mine):
         return None
     c = named_owned(st)
     if c is None or c.get("cardId") != card.get("id") or g(c, "currentValue") is None:
@@ -217,7 +218,7 @@ def not_owned(st: State) -> str | None:
     told = {"number", "year", "release"} & set(card.get("matched") or []) if card else set()
     if card is not None and card.get("id") not in owned_ids and (told or names):   # "i'm in a pickle": no card
         label = card_label(card)
-    elif card is None and names and not _owned_by_name(st):
+    elif card is None and names and not owned_by_name(st):
         label = f"a {names[0]['name']} card"
     else:
         return None
@@ -340,6 +341,10 @@ def collection_cards(st: State) -> str | None:
     if not cards:
         return "Your collection has no cards yet."
     text = f"Your collection has {total} card entr{'ies' if total != 1 else 'y'}"
+    shown = [d for d in st.many.get("owned_details", []) if isinstance(d, dict) and d.get("id")]
+    if shown:
+        more = f" and {total - len(shown)} more" if total > len(shown) else ""
+        return text + ": " + "; ".join(card_label(d) for d in shown) + more + "."
     groups = g(st.ok("collection_breakdown"), "groups", default=[])
     if groups:
         names = "; ".join(f"{g(x, 'groupKey', default='?')} ({g(x, 'cardCount', default=0)})" for x in groups[:10])
@@ -379,9 +384,26 @@ def wantlist(st: State) -> str | None:
         if not hits:
             return f"No {' '.join(asked)} card is on {name} ({plural(total, 'card')} in all)."
         return f"Yes, {name} has {plural(len(hits), 'card')} of that name: " + "; ".join(card_label(c) for c in hits) + "."
+    fits = _described_wanted(st, cards) if st.figure_asked else None
+    if fits:   # "anyone selling the base set card from my wants": the list's cards those words fit
+        ask = "Which one do you mean?" if len(fits) > 1 else "Ask about it by name for its listings and prices."
+        return f"{plural(len(fits), 'card')} on {name} fit: " + "; ".join(card_label(c) for c in fits) + f". {ask}"
     shown = "; ".join(card_label(c) for c in cards)
     more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
     return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+def _described_wanted(st: State, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The want list's cards the question's release words and years fit ("the base set one"); all of
+    them when it describes none."""
+    words = set(fold(st.ent.text).split())
+    said = st.ent.reading
+    fit = [c for c in cards if (core := _release_core(g(c, "releaseName", default=""))) and core <= words]
+    fit = fit or cards
+    if said.years:
+        fit = [c for c in fit if str(g(c, "releaseYear", default="")).isdigit() and
+               said.years[0] <= int(g(c, "releaseYear")) <= said.years[1]]
+    return fit
 
 
 # a list read out, not a card looked for on it
@@ -405,6 +427,12 @@ def asks_membership(st: State) -> bool:
 
 def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, Any]]) -> str | None:
     """Whether the card the question links is on the list (by the list's card ids, then by name)."""
+    if not card_words(st.ent.text) and not st.ent.number and wanted:
+        fits = [c for c in wanted if (core := _release_core(g(c, "releaseName", default=""))) and
+                core <= set(fold(st.ent.text).split())]
+        if len(fits) > 1:   # "is the base set one on my want list": every card of the list those words fit
+            return f"Yes, {list_name} has {plural(len(fits), 'card')} that fit: " + \
+                "; ".join(card_label(c) for c in fits) + ". Which one did you mean?"
     link = st.ok("link")
     if not link:
         return None
@@ -459,7 +487,7 @@ def wantlist_add(st: State) -> str | None:
     return f"Added {label} to your want list."
 
 
-def _owned_by_name(st: State) -> list[dict[str, Any]] | None:
+def owned_by_name(st: State) -> list[dict[str, Any]] | None:
     """Owned cards of the names the question links (None: it links no name to look for)."""
     link = st.ok("link") or {}
     names = {fold(e.get("name") or "") for e in link.get("entities") or []
@@ -470,15 +498,16 @@ def _owned_by_name(st: State) -> list[dict[str, Any]] | None:
     plural = {p[:-1] for e in link.get("entities") or [] if e.get("kind") == "name" and not e.get("alternate")
               for p in [fold(e.get("phrase") or "")] if len(p) >= 5 and p.endswith("s") and " " not in p}
     said, words = read(st.ent.text), set(fold(st.ent.text).split())
-    return [c for c in _owned_cards(st) if (fold(g(c, "cardName", default="")) in names or
-                                            plural & set(fold(g(c, "cardName", default="")).split()))
+    # a card whose name holds the whole name asked is one of that name too ("a charizard": the Shining one)
+    return [c for c in _owned_cards(st) for own in [fold(g(c, "cardName", default=""))]
+            if (own in names or plural & set(own.split()) or any(n and set(n.split()) <= set(own.split()) for n in names))
             and _fits(c, said, words)]
 
 
 def owns(st: State) -> str | None:
     r = st.ok("collection_cards_list")
     if r is None:
-        owned = _owned_by_name(st) if st.ok("owned") is not None else None
+        owned = owned_by_name(st) if st.ok("owned") is not None else None
         if owned is None:
             return missing(st, "card_id") if st.ok("link") is not None else None
         name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"),
@@ -486,7 +515,9 @@ def owns(st: State) -> str | None:
         if not owned:
             return f"No, you have no {name} card in your collection."
         name = g(owned[0], "cardName", default=name) if len({g(c, "cardName") for c in owned}) == 1 else name
-        labels = "; ".join(_release_label(c, "cardName") for c in owned)
+        full = {str(d.get("id")): d for d in st.many.get("owned_named", []) if isinstance(d, dict) and d.get("id")}
+        labels = "; ".join(card_label(full[str(c.get("cardId"))]) if str(c.get("cardId")) in full else
+                           _release_label(c, "cardName") for c in owned)
         return f"Yes, you have {plural(len(owned), f'{name} card')} in your collection: {labels}."
     card = chosen_card(st.ok("link"), st.ent)
     label = card_label(card) if card else "that card"
@@ -495,3 +526,92 @@ def owns(st: State) -> str | None:
         return f"No, {label} is not in your collection."
     qty = sum(int(g(x, "quantity", default=1)) for x in entries)
     return f"Yes, you have {label} in your collection ({plural(qty, 'copy').replace('copys', 'copies')})."
+
+
+# my cards told apart by their state rather than a name ("my graded card", "my raw one", "my slabs")
+GRADED_WORDS = re.compile(r"\b(graded|slabbed|slabs?|encased)\b", re.I)
+RAW_WORDS = re.compile(r"\b(raw|ungraded|unslabbed|unsleeved)\b", re.I)
+_SPORTS = {v.lower() for v in SEGMENT_WORDS.values()} - {"pokemon"}
+
+
+def _release_core(release: str) -> set[str]:
+    """The words of a release name that tell it apart ("Base Set", "Neo Destiny"), without its year,
+    sport or maker ("1989 Upper Deck Baseball" has none)."""
+    return {w for w in fold(release).split() if not w.isdigit() and w not in _SPORTS and w not in BRANDS}
+
+
+def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
+    """The owned cards the question's descriptions fit (grade, graded or raw, sport, year, maker, release,
+    a name said in the plural), with each card's grade; None when no description applies."""
+    owned = _owned_cards(st)
+    grades: dict[str, str] = {}
+    for grp in g(st.ok("owned_grades"), "groups", default=[]):
+        for c in g(grp, "topCards", default=[]):
+            grades[str(g(c, "cardId"))] = str(g(grp, "groupKey", default=""))
+    text, said = st.ent.text, st.ent.reading
+    words = {SPELLINGS.get(w, w) for w in fold(text).split()}
+    cards, applied = list(owned), False
+    if said.grade:
+        want = f"{said.company or 'PSA'} {said.grade}".lower()
+        cards, applied = [c for c in cards if grades.get(str(g(c, "cardId")), "").lower() == want], True
+    elif RAW_WORDS.search(text):
+        cards, applied = [c for c in cards if grades.get(str(g(c, "cardId"))) == "Raw"], True
+    elif GRADED_WORDS.search(text) or said.company:
+        company = (said.company or "").lower()
+        cards = [c for c in cards if grades.get(str(g(c, "cardId")), "Raw") != "Raw" and
+                 grades.get(str(g(c, "cardId")), "").lower().startswith(company)]
+        applied = True
+    if said.segment:
+        sport = said.segment.lower()
+        # a sports release is named with its sport ("1986 Topps Baseball"); a Pokemon one is not
+        cards = [c for c in cards for rel in [set(fold(g(c, "releaseName", default="")).split())]
+                 if (sport in rel if sport in _SPORTS else not _SPORTS & rel)]
+        applied = True
+    if said.years or words & MAKERS:
+        cards, applied = [c for c in cards if _fits(c, said, words)], True
+    lines = (words & BRANDS) - MAKERS - set(SEGMENT_WORDS)   # a product line ("chrome", "score")
+    if lines:
+        cards, applied = [c for c in cards if lines <= set(fold(g(c, "releaseName", default="")).split())], True
+    by_release = [c for c in cards if (core := _release_core(g(c, "releaseName", default=""))) and core <= words]
+    if by_release:
+        cards, applied = by_release, True
+    plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")}
+    by_name = [c for c in cards if plural & set(fold(g(c, "cardName", default="")).split())]
+    if by_name:
+        cards, applied = by_name, True
+    if not applied:
+        return None
+    return cards, grades
+
+
+def owned_among(st: State) -> str | None:
+    """"what did i pay for my psa 9": every owned card the words fit, each told apart by number, release and
+    grade with its value and what was paid; one card is answered outright, several are listed and asked."""
+    found = described_owned(st)
+    if found is None:
+        return None
+    cards, grades = found
+    if not cards:
+        return "None of the cards in your collection fits that description."
+    details = {str(d.get("id")): d for d in st.many.get("among", []) if isinstance(d, dict) and d.get("id")}
+
+    def line(c: dict[str, Any]) -> str:
+        d = details.get(str(g(c, "cardId")))
+        label = card_label(d) if d else _release_label(c, "cardName")
+        grade = grades.get(str(g(c, "cardId")))
+        text = f"{label}{f' ({grade})' if grade else ''}"
+        move = _card_move(c)
+        if g(c, "currentValue") is not None:
+            text += f": worth {usd(c['currentValue'])}"
+            if move is not None:
+                text += f", {'up' if move > 0 else 'down' if move < 0 else 'even'} {usd(abs(move))} on the " \
+                        f"{usd(c['buyPrice'])} you paid"
+        elif g(c, "buyPrice") is not None:
+            text += f": no market value yet, {usd(c['buyPrice'])} paid"
+        return text
+    if len(cards) == 1:
+        return f"Your {line(cards[0])}."
+    valued = [float(c["currentValue"]) for c in cards if g(c, "currentValue") is not None]
+    together = f" (together worth {usd(sum(valued))})" if len(valued) > 1 else ""
+    return (f"{len(cards)} of your cards fit{together}: " +
+            "; ".join(f"{i}. {line(c)}" for i, c in enumerate(cards, 1)) + ". Which one do you mean, if you meant only one?")
