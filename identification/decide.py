@@ -29,9 +29,10 @@ class Match:
     alternatives: tuple[Row, ...] = ()
 
 
-def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match | None:
+def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float], foil: bool | None = None) -> Match | None:
     """The best card of ``cands`` by text (``ev``) and picture (``visual``: card id -> likeness to its
-    reference image), or None when nothing reaches the Low cut."""
+    reference image), or None when nothing reaches the Low cut. ``foil``: whether the card looks foil
+    (``T.foil_sheen``), a tie-break between namesakes of a foil set and others (None: not known)."""
     # a card without a reference image gets a neutral prior when the photo looks like some reference
     # image (so an imaged twin that matches wins); otherwise its text score stands alone
     looks_known = max(visual.values(), default=0.0) >= T.looks_known
@@ -73,9 +74,12 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float]) -> Match |
         else:
             f = t
         scored.append((f, cid))
-    # at a tie the namesake whose number the blur fits best (``ev.spotted.likeliest_number``), and the
-    # base card before its image variations, whatever order the database returned them in
+    # at a tie the namesake whose number the blur fits best (``ev.spotted.likeliest_number``), then the one
+    # of a foil set (``scoring.foil_named``) if the card looks foil, else one of another set (a hologram and
+    # the player's base cards print the same name), and the base card before its image variations,
+    # whatever order the database returned them in
     scored.sort(key=lambda x: (-x[0], cands[x[1]]["card"].number != ev.spotted.likeliest_number,
+                               foil is not None and sc.foil_named(cands[x[1]]) != foil,
                                cands[x[1]]["card"].variation_of is not None))
     if not scored:
         return None
@@ -129,8 +133,10 @@ def whole_line_first(ev: Evidence, cands: Candidates, scored: list, visual: dict
     top = scored[0][1]
     best = cands[top]["card"].name
     sim = name_similarity(ev, best)
-    if not T.clear_name <= sim < 0.95 or line_fit(ev, best) >= T.name_read or visual.get(top, 0.0) >= T.sure_picture:
-        return []  # (0.95: read as is, or with confusable letters; under ``T.clear_name``: every name is loose)
+    if (not T.clear_name <= sim < 0.95 or line_fit(ev, best) >= T.name_read or visual.get(top, 0.0) >= T.sure_picture
+            or ev.spotted.names.get(best, 0.0) >= sim):
+        return []  # (0.95: read as is, or with confusable letters; under ``T.clear_name``: every name is loose;
+        # spotted: the recogniser's output fits it better than every other catalog name, the line's rival too)
     rivals = [n for n in {cands[cid]["card"].name for _, cid in scored} - {best}
               if name_similarity(ev, n) >= max(T.name_read, sim - T.line_rival) and line_fit(ev, n) >= T.name_read]
     if not rivals:

@@ -15,7 +15,7 @@ from identification.evidence import evidence
 from identification.lookup import CandidateLookup, text_candidates
 from identification.thresholds import THRESHOLDS as T
 from vision import pipeline
-from vision.features import HashIndex
+from vision.features import HashIndex, sheen
 
 
 async def match(reading: pipeline.Reading, *, lookup: CandidateLookup, index: HashIndex,
@@ -43,4 +43,4 @@ async def match(reading: pipeline.Reading, *, lookup: CandidateLookup, index: Ha
         for feats in reading.features:  # text candidates with a reference image the shortlist missed
             for cid, sim in index.similarity(feats, unscored).items():
                 visual[cid] = max(visual.get(cid, 0.0), sim)
-    return decide(ev, cands, visual)
+    return decide(ev, cands, visual, foil=sheen(reading.crop) >= T.foil_sheen)

@@ -4,6 +4,7 @@ new evidence (``with_*``); nothing changes one in place."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -14,6 +15,8 @@ STOP = frozenset({"the", "and", "card", "cards", "base", "topps", "panini", "upp
                   "edition", "los", "new", "san", "city", "rookie", "series", "prizm", "bowman", "donruss",
                   "select"})
 _EMPTY: Mapping[Any, float] = MappingProxyType({})
+# a line that is one card number with a letter prefix ("Mell-06", "Mc-1"): its letters are no name read
+_NUMBER_LINE = re.compile(r"[A-Za-z]{2,5}-?\d{1,4}")
 
 
 def number_key(number: str) -> str:
@@ -36,9 +39,9 @@ class Text:
     years: frozenset[str]
     query_words: tuple[str, ...]  # words to look names up by (4+ letters)
     trigram_words: tuple[str, ...]  # also 3-letter words ("Ray", "Bil"): for letter triples
-    folded: tuple[str, ...]  # the lines with OCR-confusable letters folded
+    folded: tuple[str, ...]  # the lines with OCR-confusable letters folded (not those a prefixed number alone)
     folded_words: frozenset[str]
-    read_words: tuple[tuple[str, str], ...]  # (folded, word_shape) of each word read
+    read_words: tuple[tuple[str, str], ...]  # (folded, word_shape) of each word read, in reading order
 
     @classmethod
     def of(cls, lines: list[str]) -> Text:
@@ -46,8 +49,10 @@ class Text:
         ws = {w for line in lines for w in words(line)}
         query = sorted({w for w in ws if len(w) >= 4 and w.isalpha() and w not in STOP}, key=len, reverse=True)[:12]
         short = sorted({w for w in ws if len(w) == 3 and w.isalpha() and w not in STOP})[:6]
-        folded = [f for f in (fold(line) for line in lines) if f]
-        read = {(fold(w), word_shape(w)) for line in lines for w in raw_words(line) if len(w) >= 2 and not w.isdigit()}
+        named = [line for line in lines if not _NUMBER_LINE.fullmatch(line.strip())]  # lines a name may be
+        folded = [f for f in (fold(line) for line in named) if f]
+        read = {(fold(w), word_shape(w)): None for line in named for w in raw_words(line)
+                if len(w) >= 2 and not w.isdigit()}  # (in reading order, each once)
         apart = numbers([line for line in lines if len(line.strip()) > 1])
         nums = apart | numbers([line for line in lines if len(line.strip()) <= 1])  # as numbers(lines)
         keys = {number_key(x) for x in nums}
@@ -56,7 +61,7 @@ class Text:
                    number_keys=frozenset(keys), stray_keys=frozenset(keys - {number_key(x) for x in apart}),
                    years=frozenset(years(lines)), query_words=tuple(query), trigram_words=tuple(query + short),
                    folded=tuple(folded), folded_words=frozenset(w for f in folded for w in f.split()),
-                   read_words=tuple(sorted(read)))
+                   read_words=tuple(read))
 
 
 @dataclass(frozen=True)

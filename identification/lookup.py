@@ -15,7 +15,7 @@ from typing import Any, Mapping, Protocol
 from identification import names as nm
 from identification import scoring as sc
 from identification.evidence import Evidence, evidence
-from identification.numbers import number_forms, prefix_spellings
+from identification.numbers import number_forms, prefix_spellings, prefixed_number_read
 from identification.thresholds import THRESHOLDS as T
 
 Row = Mapping[str, Any]
@@ -88,8 +88,8 @@ async def text_candidates(lookup: CandidateLookup, ev: Evidence, fresh: Sequence
     prefixes = sorted({p for n in new for p in prefix_spellings(n)})
     if prefixes and max(_best_name(ev, cands), _best_name(ev, known or {})) < T.clear_name:
         # a number's letter prefix read names its set's class of cards: a loose name is sought among them
-        for c in await lookup.by_number_prefixes(prefixes):
-            if nm.name_similarity(ev, c["card"].name) >= T.class_name:
+        for c in await lookup.by_number_prefixes(prefixes):  # (or its digits read too: the number alone)
+            if nm.name_similarity(ev, c["card"].name) >= T.class_name or prefixed_number_read(ev, c["card"].number):
                 cands.setdefault(c["card"].id, c)
     if t.trigram_words and max(_best(ev, cands), _best(ev, known or {})) < 0.6:
         for c in await lookup.by_trigrams(t.trigram_words):

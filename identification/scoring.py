@@ -44,6 +44,16 @@ def shared_context(cands) -> dict[str, frozenset[str]]:
     return {n: frozenset.intersection(*ws) for n, ws in groups.items() if len(ws) > 1}
 
 
+# words of a release or set name that say its cards are foil or holographic (told by their sheen)
+FOIL_WORDS = frozenset({"foil", "foils", "holo", "holofoil", "hologram", "holograms", "holographic", "refractor",
+                        "refractors"})
+
+
+def foil_named(cand: Mapping[str, Any]) -> bool:
+    """Whether a candidate's release or set name says its cards are foil (``FOIL_WORDS``)."""
+    return bool(FOIL_WORDS & set(words(release_text(cand))))
+
+
 # catalog names of cards that print no name (a checklist shows its set's logo and words): their set's words name them
 NAMELESS = frozenset({"Checklist"})
 
@@ -75,9 +85,10 @@ def set_and_number_read(ev: Evidence, cand: Mapping[str, Any]) -> bool:
 
 def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
     """Name, number, release and set, year (``Thresholds``' weights); halved when the name is not read
-    (``T.name_read``) unless it fits at ``T.class_name`` a card whose prefixed number was read, but never
-    under ``T.set_and_number`` when the rest was all read exactly (a Low answer: the card a header names,
-    with a name too blurred or long to read). ``shared``: release words that do not count (``release_read``)."""
+    (``T.name_read``), but never under ``T.set_and_number`` when the rest was all read exactly (a Low answer:
+    the card a header names, with a name too blurred or long to read); a card whose prefixed number was read
+    with its digits is not halved and never under ``T.set_and_number`` times that number's credit (Low).
+    ``shared``: release words that do not count (``release_read``)."""
     if not ev.text.lines:
         return 0.0
     c = cand["card"]
@@ -86,8 +97,10 @@ def text_score(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = f
     ctx = max(release_read(ev, cand, shared), ev.spotted.context.get(c.id, 0.0))
     yr = 1.0 if year_read(ev, cand) else 0.0
     s = T.name_weight * name_sim + T.number_weight * num + T.context_weight * ctx + T.year_weight * yr
-    if name_sim >= T.name_read or (name_sim >= T.class_name and prefixed_number_read(ev, c.number)):
-        return s  # (a number read with its letter prefix tells the set: a loose name among its cards is not halved)
+    if prefixed_number_read(ev, c.number):  # its letter prefix and digits name one card of a set's class:
+        return max(s, T.set_and_number * num)  # not halved, and a Low answer when nothing else was read
+    if name_sim >= T.name_read:
+        return s
     printed = nameless_read(ev, cand)  # a checklist: its set's words read stand for the name it does not print
     if printed:
         return T.name_weight * printed + T.number_weight * num + T.context_weight * max(ctx, printed) + T.year_weight * yr

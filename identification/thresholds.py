@@ -30,6 +30,7 @@ class Thresholds:
     clearly_read: float = 0.9  # another name read this well caps a loosely read best card at Low
     near_names: int = 5  # names looked up per name line by the letter pairs they share (``CatalogNames.near_in``)
     near_min: float = 0.4  # the least share (Dice) of letter pairs such a name shares with the line
+    word_order: float = 0.1  # a name's words matched only against the reading order: this much less like it
     word_letters: float = 0.6  # in a word's similarity: the share of letters (the rest: its outline)
     spot_scale: float = 6.0  # spotting score per letter -> similarity: 1 + score / spot_scale
     spot_cap: float = 0.9  # a spotted name's similarity never reaches a name read
@@ -52,6 +53,7 @@ class Thresholds:
     sure_picture: float = 0.8  # a photo this like some reference image needs no closer reads
     looks_known: float = 0.6  # a photo this like some reference image: cards without one get a prior
     unimaged_prior: float = 0.3  # that prior, added to half the text score
+    foil_sheen: float = 0.4  # a card this covered by pale tinted sheen (``vision.features.sheen``) looks foil
     agree_text: float = 0.6  # text and picture this sure each compound
     agree_picture: float = 0.8
     same_picture: float = 0.85  # this like one card's reference image, and no other's: that card

@@ -117,3 +117,13 @@ class HashIndex:
 
 
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint16)
+
+
+def sheen(rgb: np.ndarray) -> float:
+    """The share of a card's pixels that are light and faintly tinted (HSV value over 0.6, saturation
+    0.08-0.45): a hologram's or foil's sheen covers most of its face (0.45-0.55 on real hologram scans),
+    while printed cards show white paper, saturated ink or dark areas (0.3 or less)."""
+    small = cv2.resize(rgb, (100, 140), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    return float(((v > 153) & (s > 20) & (s < 115)).mean())

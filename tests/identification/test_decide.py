@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 from identification.decide import decide
 from identification.evidence import evidence
+from identification.names import name_similarity
 
 
 def _row(name: str, number: str, release: str, set_name: str, year: str) -> dict:
@@ -161,9 +162,46 @@ def test_a_name_that_is_the_whole_line_read_beats_a_shorter_one_matching_one_wor
     assert m is not None and m.best is shellos  # read as is: the line is the name
 
 
-def test_among_loose_names_the_whole_line_rule_does_not_reorder():
-    # "uriek Ras": Derek Bell 0.76 by its words (0.42 as the line), Rick Adams 0.74 (0.74): both loose, as scored
+def test_a_prefixed_number_read_names_its_card_while_its_letters_name_no_one():
+    # an 84 % re-save of Patrick Roy's hologram McH-06: "Mell-06" is its number, not "Bell" of Derek Bell
+    # (who came first by it); with the digits read, the hologram is the answer although its name is not read
     bell, adams = (_row(n, num, r, "Base Set", "1990") for n, num, r in (("Derek Bell", "81T", "1990 Score"),
                                                                          ("Rick Adams", "85", "1990 Topps")))
-    m = decide(evidence(["Mel-46", "Mell-06", "uriek Ras"]), {c["card"].id: c for c in (adams, bell)}, {})
-    assert m is not None and m.best is bell
+    roy = _row("Patrick Roy", "McH-06", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
+    ev = evidence(["Mel-46", "Mell-06", "uriek Ras"])
+    assert name_similarity(ev, "Derek Bell") < 0.6
+    m = decide(ev, {c["card"].id: c for c in (adams, bell, roy)}, {})
+    assert m is not None and m.best is roy and m.tier == "Low"
+    m = decide(evidence(["Mell-06"]), {roy["card"].id: roy}, {})  # the number alone: still an answer, Low
+    assert m is not None and m.best is roy and m.tier == "Low"
+
+
+def test_a_foil_look_breaks_a_tie_between_a_hologram_and_its_namesakes():
+    base = _row("Patrick Roy", "Mc-8", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                "1991-92")
+    holo = _row("Patrick Roy", "McH-06", "1991-92 Upper Deck McDonald's All-Stars", "Holograms", "1991-92")
+    cands = {c["card"].id: c for c in (base, holo)}
+    ev = evidence(["Patriek ay", "seente"])
+    for foil, want in ((True, holo), (False, base), (None, base)):
+        m = decide(ev, cands, {}, foil=foil)
+        assert m is not None and m.best is want and m.tier != "High"
+
+
+def test_a_name_whose_words_match_only_against_the_reading_order_is_a_weaker_fit():
+    # "Cam breb" (a small re-save of Cam Neely): Drew Beam by "breb" then "cam" no longer beats him
+    ev = evidence(["8", "Cam breb"])
+    assert name_similarity(ev, "Cam Neely") > name_similarity(ev, "Drew Beam")
+    assert name_similarity(evidence(["Pral Callry"]), "Paul Coffey") >= 0.7  # in order: as before
+
+
+def test_a_hologram_looks_foil_and_a_printed_card_does_not():
+    import numpy as np
+
+    from identification.thresholds import THRESHOLDS as T
+    from vision.features import sheen
+
+    rng = np.random.default_rng(1)
+    pastel = np.clip(rng.normal((225, 200, 230), 15, (140, 100, 3)), 0, 255).astype(np.uint8)  # tinted sheen
+    printed = np.full((140, 100, 3), 250, np.uint8)  # white paper, a saturated photo in its middle
+    printed[30:110, 15:85] = (20, 60, 160)
+    assert sheen(pastel) >= T.foil_sheen > sheen(printed)
