@@ -415,7 +415,7 @@ def _ord_table(searcher: tantivy.Searcher) -> Sequence[int] | None:
 def _multiplier_table(searcher: tantivy.Searcher) -> Sequence[float] | None:
     """What ``weight_by_field="weight"`` multiplies each document's score by, ``log2(2 + weight)`` in f32 as
     tantivy computes it, for an index of one segment and ``WEIGH_HERE_FROM`` documents or more (read once:
-    0.4 s at 1M cards); None otherwise."""
+    0.2-0.4 s at 1M cards); None otherwise."""
     if searcher.num_segments != 1 or searcher.num_docs < WEIGH_HERE_FROM:
         return None
     out, seen = array("f"), {}
