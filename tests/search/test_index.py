@@ -171,16 +171,22 @@ async def test_cards_in_read_text_despite_other_words_and_misread_letters(ctx, c
     assert index.cards_in_text("RONALD", min_share=0.5) == []
 
 
-async def test_remembered_word_queries_and_the_ord_column_give_the_same_answers(ctx, catalog):
-    """The index keeps each word's built query and reads the cards' ``ord`` column once: every page, hit and
-    name is what building each query anew and reading the ``ord`` fast field per page gives."""
+async def test_remembered_word_queries_the_ord_column_and_weights_give_the_same_answers(ctx, catalog, monkeypatch):
+    """The index keeps each word's built query, reads the cards' ``ord`` column once and (large indexes) weighs
+    a page whose matches all fit on it itself: every page, hit, score and name is what building each query
+    anew, reading the ``ord`` fast field per page and tantivy's ``weight_by_field`` give."""
+    from store.search import index as index_module
     from store.search.index import CatalogIndex
 
-    index = await catalog_index(ctx)
-    plain = CatalogIndex(index.path, version=index.version)
+    built = await catalog_index(ctx)
+    monkeypatch.setattr(index_module, "WEIGH_HERE_FROM", 0)  # as a large index does
+    index = CatalogIndex(built.path, version=built.version)
+    plain = CatalogIndex(built.path, version=built.version)
     plain._ord_of = None  # the fast field, per page
     plain._word = plain._new_word  # type: ignore[method-assign]  # each word's query built anew
+    plain._multipliers = {}  # tantivy weighs every search
     assert index._ord_of is not None and plain._ord_of is None
+    assert len(index._multipliers) == 3
     names = ["Ken Griffey Jr.", "Ronald Acuña Jr.", "Michael Jordan", "Charizard ex", "Farfetch'd", "Base Set"]
     phrases = {p for n in names for w in [fold(n)] for p in (
         w, *w.split(), *(w[:i] for i in range(1, len(w) + 1)), " ".join(reversed(w.split())),
