@@ -31,11 +31,11 @@ from store.models import (
 from store.queries.catalog_cards import PARALLEL_ORDER, shown_price
 from store.search.fold import abbreviations, fold, number_key, season, year_tokens
 from store.search.pages import PagesWriter
-from store.search.schema import ENTITIES, NAMES, build_schema
+from store.search.schema import ENTITIES, NAMES, START_LETTERS, build_schema
 
 MAX_IDS = 20
 WRITER_HEAP = 1_000_000_000
-SMALL_HEAP = 200_000_000  # the names' and entities' own indexes (``NAMES``, ``ENTITIES``): a few percent of the documents
+SMALL_HEAP = 200_000_000  # the entities' own index (``ENTITIES``): a few percent of the documents
 
 
 @dataclass
@@ -149,10 +149,10 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
 
 
 def starts(folded: str) -> str:
-    """The first one, two and three letters of every word: what a word typed so far as 1-3 letters
-    matches (one posting list instead of a prefix over thousands of words: at 1M generated names a
-    3-letter prefix took 1.35 ms that way, 0.1-0.2 ms as one term)."""
-    return " ".join(sorted({p for w in folded.split() for p in (w[:1], w[:2], w[:3])}))
+    """The first 1 to ``START_LETTERS`` letters of every word: what a word typed so far that long matches
+    (one posting list instead of a prefix over thousands of words: at 1M generated names a 3-letter
+    prefix took 1.35 ms that way, 0.1-0.2 ms as one term)."""
+    return " ".join(sorted({w[:n] for w in folded.split() for n in range(1, min(len(w), START_LETTERS) + 1)}))
 
 
 def _sid(value: Any) -> str:
@@ -161,9 +161,9 @@ def _sid(value: Any) -> str:
     return str(value) if isinstance(value, uuid.UUID) else str(uuid.UUID(str(value)))
 
 
-def _writer(schema: tantivy.Schema, folder: Path) -> tantivy.IndexWriter:
+def _writer(schema: tantivy.Schema, folder: Path, heap: int) -> tantivy.IndexWriter:
     folder.mkdir()
-    return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=SMALL_HEAP, num_threads=1)
+    return tantivy.Index(schema, path=str(folder), reuse=False).writer(heap_size=heap, num_threads=1)
 
 
 def _commit(writer: tantivy.IndexWriter) -> None:
@@ -178,7 +178,10 @@ def write_index(cat: CatalogRows, path: Path) -> int:
     # one thread with room for the whole catalog: one segment (a query walks each segment's terms: 8 segments
     # cost 2-3x one); a larger catalog spills into a few
     writer = index.writer(heap_size=WRITER_HEAP, num_threads=1)
-    names_writer, entities_writer = (_writer(schema, path / sub) for sub in (NAMES, ENTITIES))
+    # the names in one segment too (at 1M cards, 988k names spilled into 3 at 200 MB: each query walked 3
+    # term dictionaries, and ``CatalogIndex`` weighs a one-segment index's small pages itself)
+    names_writer = _writer(schema, path / NAMES, WRITER_HEAP)
+    entities_writer = _writer(schema, path / ENTITIES, SMALL_HEAP)
     pages = PagesWriter(path)
     by_set: dict[str, list] = defaultdict(list)  # set id -> its parallels in page order
     for pid, name, sid, partial, numbered_to in cat.parallels:

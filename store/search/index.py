@@ -14,7 +14,7 @@ import tantivy
 
 from store.search.fold import edit_distance, fold, max_edits, number_key, season
 from store.search.pages import Pages
-from store.search.schema import ENTITIES, NAME_KINDS, NAMES, build_schema
+from store.search.schema import ENTITIES, NAME_KINDS, NAMES, START_LETTERS, build_schema
 
 Q = tantivy.Query
 MUST, SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
@@ -141,7 +141,7 @@ class CatalogIndex:
                     alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
                 name_only = name_only and (f == "name" or (around is not None and word not in around))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
-                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= 3
+                started = (Q.term_query(self.schema, "name_start", word) if len(word) <= START_LETTERS
                            else Q.fuzzy_term_query(self.schema, f, word, 0, True, True))
                 alts.append(self._const(started, WORD_SCORES["name" if typing else "name_prefix"]))
             started_here = prefix and f == "name"

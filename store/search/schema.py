@@ -9,7 +9,8 @@ NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
 # sub-folders of the indexes beside the cards' (same fields): the distinct names (autocomplete walks only
 # their postings) and the releases, sets and parallels (``e_*``: so a card query needs no kind filter)
 NAMES, ENTITIES = "names", "entities"
-SCHEMA_VERSION = 10  # raised when the fields or their meaning change: older index folders are rebuilt
+START_LETTERS = 6  # a name word's first 1..6 letters are terms of ``name_start``: a typed prefix that long is one term
+SCHEMA_VERSION = 11  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
 def build_schema() -> tantivy.Schema:
@@ -18,7 +19,7 @@ def build_schema() -> tantivy.Schema:
     b.add_text_field("id", stored=True, tokenizer_name="raw", index_option="basic")
     b.add_text_field("name", tokenizer_name="default")  # folded words of the name
     b.add_text_field("name_key", tokenizer_name="raw", index_option="basic")  # the folded name whole
-    b.add_text_field("name_start", tokenizer_name="default", index_option="basic")  # first 1-3 letters of its words
+    b.add_text_field("name_start", tokenizer_name="default", index_option="basic")  # first 1-6 letters of its words
     b.add_text_field("name_bag", tokenizer_name="raw", index_option="basic")  # its words sorted
     b.add_text_field("text", tokenizer_name="default")  # every word a card answers to
     b.add_text_field("context", tokenizer_name="raw", index_option="basic")  # release and set names, whole
