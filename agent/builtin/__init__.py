@@ -12,5 +12,6 @@ By role (imports only go down this list; nothing imports ``planner`` but ``proto
   and THE table from family to tool calls.
 - ``state.py``: what is known about one request.
 - ``answers/``: tool results -> text, one function per family.
+- ``rewrites.py``: the ordered rules that rewrite the family a question was classified as.
 - ``planner.py``: walks a family's steps; ``protocol.py``: the Chat Completions wrapping.
 """

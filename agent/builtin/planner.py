@@ -13,31 +13,18 @@ from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, MY_WANTS, Intent, Step, card_words, classify, grading_only
-from agent.builtin.linking import ACK, chosen_card, few_tied, link_history, link_text, parse
+from agent.builtin.intents import BY_NAME, DETAILS, Step, card_words, classify
+from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
+from agent.builtin.rewrites import SoFar, everyday_words_only, rewrite
 from agent.builtin.state import State
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read, runs
 from tools.catalog_link import common_words
-
-INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
-WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
-SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
-ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
-                      r"now|ok and|also)\b", re.I)
 
 
 @dataclass
 class Decision:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     answer: str | None = None
-
-
-def _previous_intent(history: list[str]) -> Intent | None:
-    for q in reversed(history):
-        intent, _ = classify(q)
-        if intent is not None and intent.name not in ("help", "identify"):
-            return intent
-    return None
 
 
 ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme another|give me another|do it again|"
@@ -94,8 +81,6 @@ def asked_part(question: str) -> str:
             return question   # "looking at 1986 fleer. is the jordan rookie in my pc": the lead scopes it
     return last
 
-MY_CARD_ONLY = re.compile(r"^\s*(the one )?(in )?my\s+")
-
 
 def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
@@ -106,131 +91,12 @@ def understand(conv: Conversation) -> State:
         conv, whole = replace(conv, question=focus), None   # small talk left out (feedback keeps every word)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = whole or classify(conv.question)
-    # "and the psa 9?", "what about dark scizor": the earlier family, about these words
-    rest = ELLIPSIS.sub("", conv.question, count=1)
-    # "and my sandberg?" after a question about my zard: the same question about my other card
-    mine_again = bool(conv.history and ELLIPSIS.match(conv.question) and MY_CARD_ONLY.match(rest) and
-                      classifier.bare_name(MY_CARD_ONLY.sub("", rest, count=1).rstrip("?! ")) and
-                      (_previous_intent(conv.history) or BY_NAME["unknown"]).collection)
-    elliptical = bool(ELLIPSIS.match(conv.question)) and (
-        ent.elliptical or classifier.bare_name(rest) or bool(SAME_ASKED.match(conv.question)) or mine_again)
-    # "and the lowest one?": a weak reading of a short follow-up naming nothing keeps the earlier family
-    weak = bool(ELLIPSIS.match(conv.question)) and confidence < WEAK and not ent.has_card_words
-    if conv.history and (ent.reply or elliptical or weak or
-                         (ent.follow_up and (intent is None or intent.name in INHERIT))):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and (ent.reply or earlier.needs_card or weak or intent is None or intent.name == "unknown"
-                                    or SAME_ASKED.match(conv.question) or mine_again) \
-                and not (intent is not None and intent.name == "wantlist_add" and confidence >= 1.0):
-            intent = earlier   # (an explicit add stays one: "add the second one to my want list")
-    if conv.history and not ent.qualifier and ELLIPSIS.match(conv.question):
-        older = read(conv.history[-1])
-        if older.qualifier:   # "what about PD" after a label qualifier's meaning: another qualifier
-            ent.reading.qualifier = read(f"{older.company or 'psa'} {conv.question}").qualifier
-            ent.reading.company = ent.company or older.company
-    if conv.history and ent.follow_up and confidence < WEAK and not (ent.years or ent.number) and intent is not None and \
-            intent.name in ("price", "marketplace", "details", "find", "population", "trend") and \
-            not _names_left_in(conv.question):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and earlier.name == "grades":
-            intent = earlier   # "so what's the lowest one on it" after a grading scale: that scale
-    if ent.group_by and (intent is None or intent.name not in ("breakdown", "set_progress", "set_missing")) and (
-            intent is not None and intent.name in ("collection_value", "collection_count", "collection_cards") and
-            ent.group_by != "release" or intent is not None and intent.name in ("collection_value", "collection_count")
-            or MINE.search(conv.question.lower())):
-        intent = BY_NAME["breakdown"]   # "value of my collection per player": its value, grouped
-    if conv.history and intent is not None and intent.name in ("set_facts", "catalog_stats", "grades") and \
-            not ent.company and not ent.grade and (ent.follow_up or ELLIPSIS.match(conv.question)):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and earlier.name != intent.name and (
-                earlier.collection and intent.name != "grades" and not ent.has_card_words or
-                earlier.name in ("population", "price") and intent.name == "grades"):
-            # "and how many cards is that" after my collection's value; "how many across every grade" after a pop
-            intent = BY_NAME["collection_count"] if earlier.collection else earlier
-    if conv.history and intent is not None and intent.name == "grades" and not ent.grade and \
-            ACROSS_GRADES.search(conv.question) and \
-            not (ent.years or ent.number):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and earlier.name == "population":
-            intent, ent.follow_up = earlier, True   # "total across all psa grades?" after a pop: that card's report
-    if conv.history and intent is not None and intent.name == "population" and not ent.grade and not ent.follow_up and \
-            ACROSS_GRADES.search(conv.question) and \
-            not (ent.years or ent.number) and not _names_left_in(conv.question):
-        ent.follow_up = True   # "how many psa graded total across all grades?" after a card's pop: that card
-    if conv.history and BEST_OF.search(conv.question) and not (ent.years or ent.number) and (
-            intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value")):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and earlier.collection:
-            intent = BY_NAME["collection_best"]   # "ok which one's the best of them" after my cards
-    if intent is not None and intent.name == "set_progress" and (ent.year or ent.has_card_words):
-        intent = BY_NAME["set_missing"]   # "1986 topps set completion %": that set's progress
-    if intent is not None and intent.name == "set_facts" and ent.number and not re.search(
-            r"\bhow (many|big|large)\b|\bwhen\b|\bsets?\b.*\bin\b.*\?$", conv.question, re.I) and \
-            re.search(r"\b(who|which|what)( card)? is\b|\bcard\s*#?\d", conv.question, re.I):
-        intent = DETAILS   # "who is card 58 in base set": a release and a number name a card
-    if conv.history and intent is not None and intent.name in ("catalog_stats",) and \
-            re.search(r"\b(it|its|that set|this set|that release)\b", conv.question, re.I):
-        intent = BY_NAME["set_facts"]
-    if intent is not None and intent.name == "grades" and not ent.grade and conv.history and (
-            ELLIPSIS.match(conv.question)):
-        ent.reading.grade = read(conv.history[-1]).grade   # "same question for sgc" after "a psa 8.5 called"
-    if intent is not None and intent.name == "grades" and OTHER_COMPANIES.search(conv.question):
-        ent.reading.company = None   # "besides psa and bgs, who else grades cards": the companies
-    elif intent is not None and intent.name == "grades" and not ent.company:
-        for q in reversed(conv.history):
-            asked = parse(q)
-            if asked.company:
-                ent.reading.company = asked.company
-                break
-        else:
-            if ent.grade or re.search(r"\b(mint|gem|grade \d)", conv.question, re.I):
-                ent.reading.company = "PSA"   # a grade name alone: the most common scale
-    if intent is not None and intent.name in ("set_facts", "find") and ent.segment and \
-            re.search(r"\bhow many\b.*\b(sets|releases|expansions)\b", conv.question, re.I) and \
-            all(fold(w) in NEVER_NAMES or fold(w) in SEGMENT_WORDS or fold(w) in classifier.vocabulary()
-                for _, w in ent.tokens):
-        intent = BY_NAME["catalog_stats"]   # "how many pokemon sets are there": the catalog's count
-    if ent.qualifier and not (ent.number or ent.year) and (intent is None or intent.name in (
-            "find", "details", "unknown", "help", "glossary", "grades") or intent.name in ("price", "population") and
-            re.search(r"\bwhat('?s| is| does| do)\b|\bmeans?\b|\bstands? for\b", conv.question, re.I)):
-        intent = BY_NAME["grades"]   # "what does OC mean on a psa slab": a label qualifier
-        ent.reading.company = ent.company or "PSA"
-    if not conv.history and grading_only(conv.question) and (intent is None or intent.name not in (
-            "grades", "feedback", "help", "glossary", "unknown") and not intent.collection):
-        intent = BY_NAME["grades"]   # grading words and nothing to look up: the grading scales
-        if not ent.company:
-            ent.reading.company = "PSA"
-    if conv.history and ADD_VERBS.search(conv.question.lower()) and ADDS_TO_IT.search(conv.question):
-        earlier = _previous_intent(conv.history)
-        if earlier is not None and earlier.name in ("wantlist", "wantlist_add"):
-            intent = BY_NAME["wantlist_add"]   # "add blastoise to it" after reading the want list
-    if intent is not None and intent.name == "price_compare" and not PRICE_ASKED.search(conv.question) and (
-            _everyday_words_only(conv.question) or re.search(r"\bmore (?!valuable|expensive|pricey)[a-z]{4,}", conv.question, re.I)
-            and not (ent.years or ent.number or ent.grade or ent.company)):
-        intent = BY_NAME["unknown"]   # "is vanilla or chocolate ice cream more popular": no card, no value asked
-    if intent is not None and intent.name in ("wantlist", "wantlist_add") and SOMEONE_WANTS.search(conv.question) and \
-            not LIST_NAMED.search(conv.question) and (ent.years or ent.number):
-        intent = DETAILS   # "my cousin wants the 1980 topps fisk, pull it up": someone's wish, not my list
-    if intent is not None and intent.name in ("price", "trend") and not (ent.years or ent.number) and (
-            EVERY_CARD_MINE.search(conv.question) or conv.history and THEM.search(conv.question) and
-            not _names_left_in(conv.question) and (_previous_intent(conv.history) or intent).collection):
-        intent = BY_NAME["collection_value"]   # "if i sold every card i own", "and what are they worth now"
-    if intent is DETAILS and (ent.reading.max_price or ent.reading.min_price) and ent.has_card_words:
-        intent = BY_NAME["marketplace"]   # "<card> undr $5": a copy to buy within that price
-    figure_asked = bool(intent is not None and intent.name in ("marketplace", "price", "trend") and
-                        MY_WANTS.search(conv.question.lower()) and not card_words(conv.question) and not ent.number)
-    if figure_asked:
-        intent = BY_NAME["wantlist"]   # "anyone selling the base set card from my wants": which of the list
-    if _describes_owned(conv, intent, ent):
-        intent = BY_NAME["owned_among"]   # "what did i pay for my psa 9": the owned cards those words fit
-    # "whats it worth now" after "do i own X": my copy of X, as if "my" were said
-    mine = ent.says_my or bool(conv.history and ent.follow_up and not ent.has_card_words and
-                               (_previous_intent(conv.history) or BY_NAME["unknown"]).collection)
-    if mine and intent is not None and intent.name in ("owns", "price") and PAID.search(conv.question):
-        intent = BY_NAME["collection_roi"]   # "and what did i pay for it": my copy against its price
-    st = State(intent, ent, conv, confidence, mine=mine, figure_asked=figure_asked)
+    r = SoFar(conv, ent, intent, confidence)
+    rewrite(r)   # the question-level rewrites of the family, in order (rewrites.RULES)
+    intent = r.intent
+    st = State(intent, ent, conv, confidence, mine=r.mine, figure_asked=r.figure_asked)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
-            _everyday_words_only(conv.question):
+            everyday_words_only(conv.question):
         st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
@@ -240,97 +106,7 @@ def understand(conv: Conversation) -> State:
     return st
 
 
-PAID = re.compile(r"\b(i|did i) (pay|paid|spend|spent)\b|\bcost me\b", re.I)
-# families asking about one card, which a card of mine described without its name may answer
-ABOUT_ONE_OWNED = {"price", "trend", "marketplace", "collection_roi", "owns", "collection_value", "collection_cards",
-                   "details", "find", "population", "unknown"}
-OWNED_STATE = {"graded", "slabbed", "raw", "ungraded", "unslabbed"}
-CARD_NOUNS = {"card", "cards", "one", "ones", "slab", "slabs", "copy", "copies"}
-RELEASE_WORDS = {"base", "set", "edition", "1st", "first", "unlimited", "shadowless", "series", "update", "traded"}
-# "any base set cards in my collection", "which of my cards are psa 9s": the description outside "my ..."
-DESCRIBED_IN_MINE = re.compile(r"\b(?:any|which|what|got)\s+(.{2,40}?)\s+cards?\s+(?:in|of) my\b|"
-                               r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$|"
-                               r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$", re.I)
-
-
-def _described_only(phrase: str) -> bool:
-    """``phrase`` (what follows "my") starts with a description of cards and no name: grade, graded or
-    raw, sport, year, maker, release words or a name in the plural, up to a card noun or another word."""
-    said = read(phrase)
-    vocab = classifier.vocabulary()
-    described, end = False, len(phrase)
-    for at, w in said.tokens:
-        f = fold(w)
-        if f in ("the", "a", "an"):
-            continue
-        if f in CARD_NOUNS:
-            end = at + len(w)
-            break
-        if f in OWNED_STATE or f in SEGMENT_WORDS or f in BRANDS or f in RELEASE_WORDS:
-            described = True
-            continue
-        if f in NEVER_NAMES or f in vocab or f in common_words():
-            end = at
-            break
-        if len(f) >= 5 and f.endswith("s"):
-            described = True   # "my charizards": every owned card of that name
-            continue
-        return False   # a word that may name the card ("my zard psa 8", "my 84 fleer sandberg")
-    head = read(phrase[:end])
-    return described or bool(head.grade or head.company or head.years or head.segment)
-
-
-def _describes_owned(conv: Conversation, intent: Intent | None, ent: Any) -> bool:
-    """My card told only by grade, graded or raw, sport, year, maker or release, or a name in the plural
-    ("what's my raw card worth", "my graded pokemon card, am i up", "how are my charizards doing"): no
-    word names one card, so the collection says which cards are meant. "and the psa 9 one?" after a
-    question about my cards counts as mine."""
-    if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED:
-        return False
-    low = conv.question.lower()
-    phrases = [m.group(1) for m in re.finditer(r"\bmy\s+(.+)$", low)]
-    phrases += [p for m in DESCRIBED_IN_MINE.finditer(low) for p in m.groups() if p]
-    if conv.history and ELLIPSIS.match(conv.question) and \
-            (_previous_intent(conv.history) or BY_NAME["unknown"]).collection:
-        phrases.append(ELLIPSIS.sub("", conv.question, count=1).lower())
-    return any(_described_only(p) for p in phrases)
-
-
-# every grade at once ("total across all psa grades"): a population follow-up about the same card
-ACROSS_GRADES = re.compile(r"\b(total|all|every|across|combined|overall|altogether)\b", re.I)
-# all the caller's cards at once, or "they" after a question about them
-EVERY_CARD_MINE = re.compile(r"\b(every|all( of)?( the| my)?)\s+(card|cards|one|ones)\s+(i (own|have|got)|of mine)\b|"
-                             r"\bmy (whole|entire|full) (collection|pc|binder)\b", re.I)
-THEM = re.compile(r"\b(they|them|those|these|all of (it|them))\b", re.I)
-# "wants" as another person's verb ("my cousin wants", "he wants"), and the list named outright
-SOMEONE_WANTS = re.compile(r"\b(?!my\b|the\b|on\b|to\b|onto\b|of\b|i\b)[a-z']+ wants\b", re.I)
-LIST_NAMED = re.compile(r"\b(list|wishlist|wantlist|grails?|my wants|wishlisted|wish|need|needs)\b", re.I)
-# the best of the cards the conversation is about ("which card is the biggest chunk of that")
-BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
-                     r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
-OTHER_COMPANIES = re.compile(r"\bwho (else )?(grades|slabs)\b|\b(which|what) (other |else )?(grading )?(compan|services?\b|graders)|"
-                             r"\b(besides|other than|apart from|aside from)\b.*\b(who|which|what|any)\b|"
-                             r"\b(other|more) (grading )?(companies|graders|services)\b", re.I)
-PRICE_ASKED = re.compile(r"\b(price|prices|priced|worth|value|valuable|cost|costs|pricier|expensive|cheaper|sells?|"
-                         r"sold|money|bucks|dollars|buy|investment|comps?)\b|\$", re.I)
-ADDS_TO_IT = re.compile(r"\b(to|on|onto|in|into)\s+(it|that|this|there|them|the list|that list|the same list)\b", re.I)
 LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
-
-
-def _names_left_in(text: str) -> bool:
-    """A word that may name a card: no family's word, no everyday word, no grading word, no brand."""
-    return bool(card_words(text))
-
-
-def _everyday_words_only(text: str) -> bool:
-    """The words that may name a card are all everyday English words ("store", "binder", "weekend"),
-    with no year or number: such a word is a card only when the catalog has it as a whole name."""
-    r = read(text)
-    if r.years or r.number:
-        return False
-    vocab = classifier.vocabulary()
-    left = [fold(w) for _, w in r.tokens if fold(w) not in NEVER_NAMES]
-    return bool(left) and all(w in common_words() or w in vocab for w in left)
 
 
 # --------------------------------------------------------------------------- variables
@@ -766,7 +542,7 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
         st.results[step.result_key] = result
         if step.result_key == "link" and st.tentative and not _confident_link(
                 result, whole=classifier.bare_name(st.conv.question) or (
-                    not st.guessed and not _everyday_words_only(st.conv.question))):
+                    not st.guessed and not everyday_words_only(st.conv.question))):
             # "tiger woods upper deck rookie value": a card asked for by a name the catalog lacks
             return answers.not_found(st) if _asks_a_card(st) else answers.unanswerable(st)
         return None
