@@ -78,7 +78,7 @@ def test_ownership_of_a_name_many_cards_carry_is_read_from_the_collection(name, 
     ("1999 store", False),              # a year: a catalog look-up
 ])
 def test_everyday_words_alone_are_a_name_only_when_the_catalog_has_them_whole(text, everyday):
-    assert planner._everyday_words_only(text) is everyday
+    assert planner.everyday_words_only(text) is everyday
 
 
 @pytest.mark.parametrize("text", ["how many grades does psa have", "what grades are there", "i like rookie cards"])
@@ -145,5 +145,5 @@ def test_a_guessed_card_needs_a_question_of_names_only(question, link_name, answ
         assert not answers
         return
     link = {"entities": [{"kind": "name", "name": link_name, "phrase": link_name.lower(), "exact": True}]}
-    whole = planner.classifier.bare_name(question) or (not st.guessed and not planner._everyday_words_only(question))
+    whole = planner.classifier.bare_name(question) or (not st.guessed and not planner.everyday_words_only(question))
     assert planner._confident_link(link, whole=whole) is answers
