@@ -28,6 +28,7 @@ from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
 from api.agent_routes import LLM, LLMSlot, close_llm
 from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
+from api.stalls import stall_log
 from api.usage import count_usage, flush_usage
 from config import Settings
 from tools.context import ToolContext
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app.cleanup_ctx.append(dispose_engine)
     app.cleanup_ctx.append(flush_usage)  # after dispose_engine, so its last flush runs before the pool closes
     app.cleanup_ctx.append(close_llm)
+    app.cleanup_ctx.append(stall_log)
     app[ROUTE_TABLE] = table = route_table()
     app[openapi.DOCUMENT] = {}
     routes.setup_routes(app, table)

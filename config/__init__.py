@@ -39,6 +39,8 @@ class Settings:
     catalog_version_check_s: float = 1.0
     # folder for the catalog search index; empty = beside a SQLite database file, else var/search
     search_dir: str = ""
+    # log event-loop stalls longer than this many milliseconds, with where the loop was held (0 = off)
+    stall_log_ms: float = 0.0
     feedback_daily_limit: int = 50
     # photo identification: seconds from the upload for a one-card photo's closer reads, and more for each
     # further card; past it the reads under way finish and the rest are skipped (0 = no budget)

@@ -195,6 +195,10 @@ class CatalogIndex:
                                             SAME_WORDS)))
         return clauses
 
+    def warm(self) -> None:
+        """Read now what the first autocomplete would otherwise read (every term of the names' index)."""
+        self._names_around()
+
     def _names_around(self) -> frozenset[str]:
         """The words the names' index holds around its names but in none of them (years, segments, "opc"),
         read once: a word outside them matches a distinct name only by its name."""

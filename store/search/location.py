@@ -65,7 +65,7 @@ async def build(sessions: async_sessionmaker[AsyncSession], root: Path, *, fp: s
     root.mkdir(parents=True, exist_ok=True)
     final = root / fp
     if final.is_dir():  # another process built it meanwhile
-        return CatalogIndex(final, version=fp)
+        return await opened(final, fp)
     tmp = root / f".build-{uuid.uuid4().hex}"
     tmp.mkdir()
     started = time.perf_counter()
@@ -82,7 +82,7 @@ async def build(sessions: async_sessionmaker[AsyncSession], root: Path, *, fp: s
     log.info("search index built", extra={"path": str(final), "documents": docs, "cards": len(rows.cards),
                                            "seconds": round(time.perf_counter() - started, 2)})
     _prune(root, keep=final.name)
-    return CatalogIndex(final, version=fp)
+    return await opened(final, fp)
 
 
 async def open_current(sessions: async_sessionmaker[AsyncSession], root: Path) -> CatalogIndex:
@@ -92,10 +92,21 @@ async def open_current(sessions: async_sessionmaker[AsyncSession], root: Path) -
     final = root / fp
     if final.is_dir():
         try:
-            return CatalogIndex(final, version=fp)
+            return await opened(final, fp)
         except (OSError, ValueError):  # damaged: build it again beside it
             shutil.rmtree(final, ignore_errors=True)
     return await build(sessions, root, fp=fp)
+
+
+async def opened(path: Path, fp: str) -> CatalogIndex:
+    """The index at ``path``, opened and warmed in a thread: at 1M cards that is 1-2 s a server's event loop
+    would otherwise be held, every request of the process waiting."""
+    def open_warm() -> CatalogIndex:
+        index = CatalogIndex(path, version=fp)
+        index.warm()
+        return index
+
+    return await asyncio.to_thread(open_warm)
 
 
 def _prune(root: Path, keep: str) -> None:
