@@ -11,8 +11,9 @@ Freshness: ``cardwise import ...`` and ``cardwise vision ...`` raise the catalog
 (``store/queries/catalog_version.py``) when they end; each process reads it at most every
 ``CARDWISE_CATALOG_VERSION_CHECK_S`` (1) seconds, before answering from the cache, and drops every
 entry when it moved. So an import by another process shows within about a second. The app watches the
-search index's own read (``tools._search.catalog_fingerprint``: the version and the row counts), so the
-cache and the index never disagree on the catalog a cached answer was computed from.
+search index's own read (``tools._search.served_fingerprint``: the version and the row counts, or the open
+index's while a large catalog's new index is built behind it), so the cache and the index never disagree on
+the catalog a cached answer was computed from.
 
 Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest a change made
 outside those commands (by hand in SQL) takes to show (each entry lives 80-100 % of it, at random: entries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +21,15 @@ class _State:
     counted: float = 0.0
     root: Path | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    building: str | None = None  # the catalog whose index is being built behind the one open
+    task: asyncio.Task | None = None
 
 
 COUNT_EVERY_S = 30.0  # the row counts (a full count of four tables) are read at most this often
+# from this many cards a changed catalog's index is built in the background while the open one answers (a build
+# takes seconds from here, minutes at 1M); below it the request waits for the build and sees the change at once
+BUILD_BEHIND_FROM = 50_000
+log = logging.getLogger("cardwise.search")
 
 
 async def catalog_fingerprint(ctx: ToolContext) -> str:
@@ -50,14 +57,62 @@ async def catalog_fingerprint(ctx: ToolContext) -> str:
 
 
 async def catalog_index(ctx: ToolContext) -> CatalogIndex:
-    """The index of the catalog as it is now (``catalog_fingerprint``): a changed catalog opens or builds another."""
+    """The index of the catalog as it is now (``catalog_fingerprint``): a changed catalog opens or builds another
+    (a large one is built behind the index open, which answers meanwhile: ``_meanwhile``)."""
     fp = await catalog_fingerprint(ctx)
     cached = ctx.services.get("catalog_index")
     if cached is not None and cached[0] == fp:  # the common case: no lock, no path
         return cached[1]
+    meanwhile = _meanwhile(ctx, fp)
+    if meanwhile is not None:
+        return meanwhile[1]
     state: _State = ctx.services["catalog_index.state"]
+    async with state.lock:  # one build per process at a time; the others wait for it
+        return await ctx.service("catalog_index", fp, lambda: open_current(ctx.sessions, _root(ctx, state)))
+
+
+async def served_fingerprint(ctx: ToolContext) -> str:
+    """The catalog answers are computed from: ``catalog_fingerprint``, or while a changed catalog's index is built
+    behind the open one, that one's (so a cached answer is never held under a catalog it was not computed from)."""
+    fp = await catalog_fingerprint(ctx)
+    meanwhile = _meanwhile(ctx, fp)
+    return fp if meanwhile is None else meanwhile[0]
+
+
+def _root(ctx: ToolContext, state: _State) -> Path:
     if state.root is None:
         state.root = index_root(ctx.settings.database_url, ctx.settings.search_dir or None)
-    root = state.root
-    async with state.lock:  # one build per process at a time; the others wait for it
-        return await ctx.service("catalog_index", fp, lambda: open_current(ctx.sessions, root))
+    return state.root
+
+
+def _meanwhile(ctx: ToolContext, fp: str) -> tuple[str, CatalogIndex] | None:
+    """(version, index) to answer from while a large catalog's changed index is built in the background (the
+    build started here, once); None when the request is to open or build it now (small catalog, none open yet,
+    or its index is built already: an import builds it before it raises the version)."""
+    cached = ctx.services.get("catalog_index")
+    state: _State = ctx.services["catalog_index.state"]
+    if cached is None or cached[0] == fp or _cards(fp) < BUILD_BEHIND_FROM:
+        return None
+    if state.building != fp:
+        root = _root(ctx, state)
+        if (root / fp).is_dir():
+            return None
+        state.building = fp
+        state.task = asyncio.get_running_loop().create_task(_build_behind(ctx, state, root, fp))
+    return cached
+
+
+async def _build_behind(ctx: ToolContext, state: _State, root: Path, fp: str) -> None:
+    try:
+        async with state.lock:
+            await ctx.service("catalog_index", fp, lambda: open_current(ctx.sessions, root))
+    except Exception:  # the open index keeps answering; the next request starts another build
+        log.warning("search index build failed", exc_info=True)
+    finally:
+        state.building = None
+
+
+def _cards(fp: str) -> int:
+    """The card count in a fingerprint (``s<schema>-v<version>-<cards>-...``)."""
+    parts = fp.split("-")
+    return int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0

@@ -234,6 +234,25 @@ async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, 
     assert fresh.path.parent == root and str(root).startswith(ctx.settings.search_dir)
 
 
+async def test_a_large_catalog_change_is_built_behind_the_open_index(ctx, catalog, sessions, monkeypatch):
+    import tools._search as search
+
+    monkeypatch.setattr(search, "BUILD_BEHIND_FROM", 1)  # this catalog counts as large
+    index = await catalog_index(ctx)
+    async with sessions() as s, s.begin():
+        s.add(Card(id=uuid.uuid4(), set_id=catalog["s_bs"], release_id=catalog["bs"], name="Pikachu", number="58"))
+        await catalog_version.bump(session=s)
+    state = ctx.services["catalog_index.state"]
+    state.checked = 0.0
+    assert await catalog_index(ctx) is index  # answered at once, by the index open, while the new one is built
+    before = await search.served_fingerprint(ctx)  # what a cached answer is held under meanwhile: the open index's
+    assert before == index.version != await search.catalog_fingerprint(ctx)
+    await state.task
+    fresh = await catalog_index(ctx)
+    assert fresh is not index and fresh.names("pikachu")[0].count == 1
+    assert await search.served_fingerprint(ctx) == await search.catalog_fingerprint(ctx) != before
+
+
 async def test_a_card_hit_reads_its_fields_back_from_the_pages(ctx, sessions, catalog):
     from store.models import CardPrice, FieldValue, MetadataField, ParallelCard
 
