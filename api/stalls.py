@@ -18,7 +18,7 @@ from api.keys import SETTINGS
 
 log = logging.getLogger("cardwise.api.stalls")
 STACK_FRAMES = 8  # innermost frames logged
-GIL = "waiting for the GIL (another thread was running Python)"
+IDLE = "idle in select: the process waited for a core, or for the GIL another thread held"
 
 
 class StallWatch:
@@ -52,8 +52,8 @@ class StallWatch:
             if late > self.threshold_s:
                 taken, stack = self.where
                 stack = stack if taken == self.beat else []
-                # caught idle in select: the loop was ready but another thread held the GIL
-                where = GIL if stack and stack[-1].endswith(" select") else " < ".join(reversed(stack))
+                # caught in select: the loop had nothing to run, yet woke late (no core free, or no GIL)
+                where = IDLE if stack and stack[-1].endswith(" select") else " < ".join(reversed(stack))
                 log.warning("event loop blocked", extra={"blocked_ms": round(late * 1000, 1), "where": where})
             self.beat = now
 

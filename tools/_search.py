@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,11 +107,25 @@ def _meanwhile(ctx: ToolContext, fp: str) -> tuple[str, CatalogIndex] | None:
 async def _build_behind(ctx: ToolContext, state: _State, root: Path, fp: str) -> None:
     try:
         async with state.lock:
+            await _build_apart(ctx.settings.database_url, root)
+            # opened (in a thread); built here only if the child failed
             await ctx.service("catalog_index", fp, lambda: open_current(ctx.sessions, root))
     except Exception:  # the open index keeps answering; the next request starts another build
         log.warning("search index build failed", exc_info=True)
     finally:
         state.building = None
+
+
+async def _build_apart(url: str, root: Path) -> None:
+    """The catalog's index built by a child process (``python -m store.search``): reading a large catalog's
+    rows and making its documents in this one would hold the event loop for seconds at a time."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "store.search", str(root),
+                                                env={**os.environ, "CARDWISE_BUILD_DATABASE_URL": url},
+                                                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    if proc.returncode != 0:
+        log.warning("search index build in a child process failed", extra={"rc": proc.returncode,
+                                                                          "stderr": err.decode(errors="replace")[-2000:]})
 
 
 def _cards(fp: str) -> int:

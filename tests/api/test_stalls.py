@@ -10,7 +10,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from api.keys import SETTINGS
-from api.stalls import stall_log
+from api.stalls import IDLE, stall_log
 from config import Settings
 
 
@@ -41,10 +41,15 @@ async def _get(app: web.Application, path: str, caplog) -> None:
         await asyncio.sleep(0.1)  # the heartbeat after the stall logs it
 
 
+def _stalls(caplog) -> list:
+    """The stalls logged, but those of a loop that only woke late (a loaded machine gave its core away)."""
+    return [r for r in caplog.records if r.getMessage() == "event loop blocked" and r.where != IDLE]
+
+
 async def test_a_blocking_handler_is_logged_with_its_duration_and_place(caplog):
     caplog.set_level(logging.WARNING, logger="cardwise.api.stalls")
     await _get(_blocking_app(50), "/block", caplog)
-    stalls = [r for r in caplog.records if r.getMessage() == "event loop blocked"]
+    stalls = _stalls(caplog)
     assert len(stalls) == 1
     assert 200 <= stalls[0].blocked_ms <= 2000
     assert "hold_the_loop" in stalls[0].where
@@ -53,7 +58,7 @@ async def test_a_blocking_handler_is_logged_with_its_duration_and_place(caplog):
 async def test_waiting_without_blocking_logs_nothing(caplog):
     caplog.set_level(logging.WARNING, logger="cardwise.api.stalls")
     await _get(_blocking_app(50), "/polite", caplog)
-    assert not [r for r in caplog.records if r.getMessage() == "event loop blocked"]
+    assert not _stalls(caplog)
 
 
 async def test_off_by_default(caplog):

@@ -234,8 +234,12 @@ async def test_a_catalog_change_is_seen_and_the_index_follows_its_database(ctx, 
     assert fresh.path.parent == root and str(root).startswith(ctx.settings.search_dir)
 
 
-async def test_a_large_catalog_change_is_built_behind_the_open_index(ctx, catalog, sessions, monkeypatch):
+async def test_a_large_catalog_change_is_built_behind_the_open_index(ctx, catalog, sessions, monkeypatch, caplog):
+    import logging
+
     import tools._search as search
+
+    caplog.set_level(logging.WARNING, logger="cardwise.search")
 
     monkeypatch.setattr(search, "BUILD_BEHIND_FROM", 1)  # this catalog counts as large
     index = await catalog_index(ctx)
@@ -248,6 +252,7 @@ async def test_a_large_catalog_change_is_built_behind_the_open_index(ctx, catalo
     before = await search.served_fingerprint(ctx)  # what a cached answer is held under meanwhile: the open index's
     assert before == index.version != await search.catalog_fingerprint(ctx)
     await state.task
+    assert not caplog.records  # built by the child process (python -m store.search), not here after it failed
     fresh = await catalog_index(ctx)
     assert fresh is not index and fresh.names("pikachu")[0].count == 1
     assert await search.served_fingerprint(ctx) == await search.catalog_fingerprint(ctx) != before
