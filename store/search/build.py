@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import tantivy
-from sqlalchemy import String, Uuid, func, select, type_coerce
+from sqlalchemy import String, Uuid, func, literal_column, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from store.models import (
@@ -143,9 +143,16 @@ async def read_catalog(session: AsyncSession) -> CatalogRows:
         stand_ins=stand_ins,
         fields=fields,
         prices=prices,
-        cards=await rows(_sel(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id, Card.release_id,
-                              Card.description), 0, 3, 4, 5),
+        cards=await rows(_in_table_order(_sel(Card.id, Card.name, Card.number, Card.variation_of, Card.set_id,
+                                              Card.release_id, Card.description), conn.dialect.name), 0, 3, 4, 5),
     )
+
+
+def _in_table_order(stmt: Any, dialect: str) -> Any:
+    """Cards in the order they lie in their table (the documents' order decides ties): SQLite reads them so
+    already; PostgreSQL's scan of a large table may start where another scan is (``synchronize_seqscans``), so
+    two nodes' builds of one database ordered tied results differently."""
+    return stmt.order_by(literal_column(f"{Card.__tablename__}.ctid")) if dialect == "postgresql" else stmt
 
 
 def starts(folded: str) -> str:
