@@ -300,12 +300,10 @@ class CatalogIndex:
         """Hits of the cards' index as ``CardHit``s (their page fields read by ``data()`` from the pages)."""
         if not hits:
             return []
-        ords = self._ords(hits)
         out = []
-        for (s, a), o in zip(hits, ords, strict=True):
-            d = self._searcher.doc(a)
-            out.append(CardHit(id=d.get_first("id"), score=round(float(s), 4), name=d.get_first("label") or "",
-                               pages=self._pages, ord=o))
+        for (s, _), o in zip(hits, self._ords(hits), strict=True):
+            card_id, name = self._pages.head(o)
+            out.append(CardHit(id=card_id, score=round(float(s), 4), name=name, pages=self._pages, ord=o))
         return out
 
     def card_page(self, text: str, *, filters: CardFilters | None = None, limit: int = 20, offset: int = 0,

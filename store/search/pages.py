@@ -126,6 +126,12 @@ class Pages:
         """A distinct name's label."""
         return str(self._bytes[self._index[2 * SPANS * ord_]:self._index[2 * SPANS * ord_ + 1]], "utf-8")
 
+    def head(self, ord_: int) -> tuple[str, str]:
+        """The card's id and name."""
+        e0, e1 = self._index[2 * SPANS * ord_: 2 * SPANS * ord_ + 2]
+        item = json.loads(bytes(self._bytes[e0:e1]) + b"}")
+        return item["id"], item["name"]
+
     def card(self, ord_: int) -> dict[str, Any]:
         """The card's fields as the build had them (``entry``'s input: prices in cents, fields as pairs),
         read back from its entry and extra fields."""

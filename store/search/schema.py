@@ -10,7 +10,7 @@ NAME_KINDS = ("name", "release", "set", "parallel", "manufacturer")
 # their postings) and the releases, sets and parallels (``e_*``: so a card query needs no kind filter)
 NAMES, ENTITIES = "names", "entities"
 START_LETTERS = 6  # a name word's first 1..6 letters are terms of ``name_start``: a typed prefix that long is one term
-SCHEMA_VERSION = 11  # raised when the fields or their meaning change: older index folders are rebuilt
+SCHEMA_VERSION = 12  # raised when the fields or their meaning change: older index folders are rebuilt
 
 
 def build_schema() -> tantivy.Schema:
