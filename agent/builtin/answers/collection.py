@@ -151,8 +151,10 @@ def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> d
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
     if releases:   # "my jungle pikachu" is not the base set one I own
         owned = [c for c in owned if fold(g(c, "releaseName", default="") or "") in releases]
-    # a word said after "my" one letter off a name word counts as it ("my charzard", "my shinning charizard")
-    typed = {w for w in re.findall(r"\bmy ([a-z]{5,})\b", fold(text)) if w not in NEVER_NAMES}
+    # a word said after "my", or no everyday word, one letter off a name word counts as it ("my charzard",
+    # "shinning zard in my pc")
+    typed = {w for w in re.findall(r"\bmy ([a-z]{5,})\b", fold(text)) if w not in NEVER_NAMES} | {
+        w for w in re.findall(r"\b[a-z]{5,}\b", fold(text)) if w not in NEVER_NAMES and w not in common_words()}
 
     def near(n: str) -> bool:
         return n in words or len(n) >= 5 and any(one_edit(w, n) for w in typed)
@@ -200,6 +202,10 @@ def owned_movers(st: State) -> str | None:
         return None
     up = [f"{_release_label(c, 'cardName')} (+{usd(m)})" for c, m in sorted(cards, key=lambda t: -t[1]) if m > 0]
     down = [f"{_release_label(c, 'cardName')} (-{usd(-m)})" for c, m in sorted(cards, key=lambda t: t[1]) if m < 0]
+    if re.search(r"\b(up|gain\w*|climb\w*|ris\w+|rose)\b", st.ent.text, re.I) and \
+            re.search(r"\b(down|losing|lost|dropp\w*|falling|fell)\b", st.ent.text, re.I):   # both asked
+        return (f"Up on what you paid: {', '.join(up) or 'none'}. "
+                f"Down on what you paid: {', '.join(down) or 'none'}.")
     if re.search(r"\b(down|losing|lost|dropp\w*|falling)\b", st.ent.text, re.I):
         return f"Down on what you paid: {', '.join(down)}." if down else "None of your cards is down on what you paid."
     return f"Up on what you paid: {', '.join(up)}." if up else "None of your cards is up on what you paid."
