@@ -56,6 +56,9 @@ class Intent:
 LINK = Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link")
 COMPANY_LOOKUP = Step("grades_companies", {}, when="has_company", optional=True)
 COLLECTIONS = Step("collections_list", {"take": 20}, when="no_collection")
+# "value on my X" where several cards bear the name: the collection read, to take the one I own
+OWNED_TIED = (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                   key="owned", needs=("collection_id",), when="mine_undecided", optional=True),)
 CARD_DETAIL = Step("catalog_card", {"id": "$card_id"}, needs=("card_id",))
 
 
@@ -210,8 +213,8 @@ INTENTS: tuple[Intent, ...] = (
                     r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
                     r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
-           steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 24},
-                             needs=("card_id",)),))),
+           steps=_card(OWNED_TIED, (Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly",
+                                                                "periods": 24}, needs=("card_id",)),))),
     Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
            r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
            r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
@@ -222,7 +225,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
            # "what is my X worth": the owned copy's value (its grade), when X is in the collection
-           steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
+           steps=_card(OWNED_TIED, (Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
                         Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True),
                         Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
