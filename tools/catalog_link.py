@@ -769,11 +769,11 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
             if any(e.kind in ("name", "release", "set") for e in older):
                 # the kinds this question names itself: an earlier name's other readings ("ichiro": Ichiro
                 # Suzuki) come along with it
-                named = {x.kind for x in ents if not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)}
+                kinds = {x.kind for x in ents if not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)}
                 for e in older:
                     if e.kind in ("release", "set") and not _in_years(e.year, r.years):
                         continue   # "what about his 1978 card" after his 1983 Topps: not that release
-                    if e.kind not in named:
+                    if e.kind not in kinds:
                         e.from_history = True
                         ents.append(e)
                 # the card the earlier question pinned down: its number, year and attributes (unless this
