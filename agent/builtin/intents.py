@@ -443,6 +443,14 @@ MARKED_WANTED = re.compile(r"\b(marked|listed|flagged|tagged|saved|down) as (a |
 SPENT_ON_CARDS = re.compile(r"\bhow much (money |cash |dough )?(have i|did i|i'?ve|i have) (spent|spend|sunk|sink|put|"
                             r"dropped|drop|blown|blow|blew|invested|invest|paid|pay|shelled out)\b[\w\s]{0,12}?\b(into|on|in) "
                             r"(cards|cardboard|my (cards|collection|pc)|the hobby|this hobby|collecting|it all)\b")
+# my card told by what I paid ("the 2 dollar one", "my $40 slab", "the one i paid 15 for", "the cheapest
+# card i bought"): groups 1-3 the amount, 4 the cheapest or dearest
+PAID_FOR = re.compile(r"\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)\s+(?!(?:for|on|or|and|to|in|at|each|total|than|worth|"
+                      r"apiece|a|an|the|more|less|i|me|is|was)\b)[a-z]+|\$(\d+(?:\.\d\d)?)\s+(?:one|card|copy|slab)\b|"
+                      r"\bi (?:paid|spent|gave)\s+\$?(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)?\s+(?:for|on)\b|"
+                      r"\b(cheapest|priciest|most expensive|dearest)\s+(?:card|one|thing|slab)\s+i\s+(?:ever\s+)?"
+                      r"(?:bought|paid for|picked up|got|purchased)\b", re.I)
+BOUGHT_BY_ME = re.compile(r"\bmy\b|\bi (?:ever |just |once )?(?:bought|paid|got|picked up|own|purchased|spent|gave)\b", re.I)
 # whether I ever got a card ("did i ever pick up the X", "have i bought X yet")
 ACQUIRED = re.compile(r"^\s*(did|have) i (ever |already |yet )?(pick(ed)? up|buy|bought|get|got|gotten|grab(bed)?|"
                       r"snag(ged)?|land(ed)?|acquired?|score[d]?)\b")

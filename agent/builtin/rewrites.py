@@ -15,7 +15,19 @@ from typing import Any
 
 from agent.builtin import classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, MY_WANTS, Intent, card_words, classify, grading_only
+from agent.builtin.intents import (
+    ADD_VERBS,
+    BOUGHT_BY_ME,
+    BY_NAME,
+    DETAILS,
+    MINE,
+    MY_WANTS,
+    PAID_FOR,
+    Intent,
+    card_words,
+    classify,
+    grading_only,
+)
 from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
@@ -89,6 +101,9 @@ def _describes_owned(conv: Conversation, intent: Intent | None, ent: Any) -> boo
     ("what's my raw card worth", "my graded pokemon card, am i up", "how are my charizards doing"): no
     word names one card, so the collection says which cards are meant. "and the psa 9 one?" after a
     question about my cards counts as mine."""
+    if PAID_FOR.search(conv.question) and BOUGHT_BY_ME.search(conv.question) and (
+            intent is None or intent.name in ABOUT_ONE_OWNED or intent.name in ("collection_roi", "collection_best")):
+        return True   # "the 2 dollar one i bought, did it go up": told by what I paid
     if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED and not (
             intent.name == "grades" and GRADED_VALUE.search(conv.question)):
         return False

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from agent.builtin.classifier import one_edit
-from agent.builtin.intents import card_words
+from agent.builtin.intents import BOUGHT_BY_ME, PAID_FOR, card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
@@ -585,9 +585,24 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
     by_name = [c for c in cards if plural & set(fold(g(c, "cardName", default="")).split())]
     if by_name:
         cards, applied = by_name, True
+    paid = PAID_FOR.search(text)
+    if paid and BOUGHT_BY_ME.search(text):
+        cards, applied = _by_paid(cards, paid), True
     if not applied:
         return None
     return cards, grades
+
+
+def _by_paid(cards: list[dict[str, Any]], paid: re.Match[str]) -> list[dict[str, Any]]:
+    """The owned cards bought for the amount said, or the one bought cheapest or dearest."""
+    priced = [c for c in cards if g(c, "buyPrice") is not None]
+    amount = next((m for m in paid.groups()[:3] if m), None)
+    if amount is not None:
+        return [c for c in priced if abs(float(c["buyPrice"]) - float(amount)) < 0.005]
+    if not priced:
+        return []
+    pick = min if paid.group(4).lower() == "cheapest" else max
+    return [pick(priced, key=lambda c: float(c["buyPrice"]))]
 
 
 def owned_among(st: State) -> str | None:
