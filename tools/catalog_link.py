@@ -767,13 +767,14 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         # "and the red?": a colour read as a set is the parallel asked of the set the conversation is about
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
-                # the kinds this question names itself: an earlier name's other readings ("ichiro": Ichiro
-                # Suzuki) come along with it
-                kinds = {x.kind for x in ents if not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)}
                 for e in older:
                     if e.kind in ("release", "set") and not _in_years(e.year, r.years):
                         continue   # "what about his 1978 card" after his 1983 Topps: not that release
-                    if e.kind not in kinds:
+                    # one of each kind the question lacks, with the other readings of the words carried
+                    # ("ichiro": Ichiro Suzuki too)
+                    if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
+                               and not (e.alternate and x.from_history and fold(x.phrase) == fold(e.phrase))
+                               for x in ents):
                         e.from_history = True
                         ents.append(e)
                 # the card the earlier question pinned down: its number, year and attributes (unless this
