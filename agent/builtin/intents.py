@@ -375,7 +375,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["owns"]   # "how many copies of X do i have": my copies, not a graded population
     if (intent is None or intent.name in ("details", "find", "price", "trend", "unknown")) and SPENT_ON_CARDS.search(low):
         intent = BY_NAME["collection_value"]   # "how much cash have i dropped on cardboard": what I paid in all
-    if (intent is None or intent.name in ("details", "find")) and ACQUIRED.search(low) and not VALUE_ASKED.search(low):
+    if (intent is None or intent.name in ("details", "find") or intent.name == "wantlist" and not WANT_WORDS.search(low)
+            and not re.search(r"\blist\b", low)) and ACQUIRED.search(low) and not VALUE_ASKED.search(low):
         intent = BY_NAME["owns"]   # "did i ever snag the 86 fleer X": whether I own it
     if intent is not None and intent.collection and MARKED_WANTED.search(low):
         intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
