@@ -770,7 +770,10 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                 for e in older:
                     if e.kind in ("release", "set") and not _in_years(e.year, r.years):
                         continue   # "what about his 1978 card" after his 1983 Topps: not that release
+                    # one of each kind the question lacks, with the other readings of the words carried
+                    # ("ichiro": Ichiro Suzuki too)
                     if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
+                               and not (e.alternate and x.from_history and fold(x.phrase) == fold(e.phrase))
                                for x in ents):
                         e.from_history = True
                         ents.append(e)

@@ -33,7 +33,7 @@ def text_of(m: dict[str, Any]) -> str:
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
                 "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
-                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale")
+                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale", "wants")
 
 
 def _near(word: str) -> str | None:

@@ -56,6 +56,9 @@ class Intent:
 LINK = Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link")
 COMPANY_LOOKUP = Step("grades_companies", {}, when="has_company", optional=True)
 COLLECTIONS = Step("collections_list", {"take": 20}, when="no_collection")
+# "value on my X" where several cards bear the name: the collection read, to take the one I own
+OWNED_TIED = (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                   key="owned", needs=("collection_id",), when="mine_undecided", optional=True),)
 CARD_DETAIL = Step("catalog_card", {"id": "$card_id"}, needs=("card_id",))
 
 
@@ -210,8 +213,8 @@ INTENTS: tuple[Intent, ...] = (
                     r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
                     r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
-           steps=_card((Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly", "periods": 24},
-                             needs=("card_id",)),))),
+           steps=_card(OWNED_TIED, (Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly",
+                                                                "periods": 24}, needs=("card_id",)),))),
     Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
            r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
            r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
@@ -222,7 +225,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
            # "what is my X worth": the owned copy's value (its grade), when X is in the collection
-           steps=_card((Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
+           steps=_card(OWNED_TIED, (Step("pricing_card", {"card_id": "$card_id", "period": "$period"}, needs=("card_id",),
                              optional=True),
                         Step("catalog_card", {"id": "$card_id"}, needs=("card_id",), optional=True),
                         Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player",
@@ -296,6 +299,7 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
         ("random", r"\brandom\b|\bsurprise me\b|\broll the dice\b|"
                    r"\b(pull|grab|pick|draw) (me )?(a|one|any) (card )?(from|out of)\b"),
         ("set_missing", r"\b(what|which)( cards)? (am i|i'?m|do i still need|do i need)\b.*\b(missing|need)\b.*\b(from|in|for|of)\b|"
+                        r"\b(what|which)( cards?)?( else)? (do|would) i (still )?need (to (finish|complete)|for)\b|"
                         r"\b(am i|i'?m) missing (from|in|for)\b"),
         ("set_facts", r"\b(what|which|list|any|all)\b[^?]*\b(subsets|inserts|insert sets)\b"),
         ("help", r"\bwhere (do|should|can) i (start|begin)\b|\bhow do i (get started|start|begin)\b|"
@@ -369,10 +373,15 @@ def classify(text: str) -> tuple[Intent | None, float]:
             not read(text).grade and not re.search(r"\bhow many (cards|different|unique|total)\b", low) and [
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
         intent = BY_NAME["owns"]   # "how many copies of X do i have": my copies, not a graded population
+    if (intent is None or intent.name in ("details", "find", "price", "trend", "unknown")) and SPENT_ON_CARDS.search(low):
+        intent = BY_NAME["collection_value"]   # "how much cash have i dropped on cardboard": what I paid in all
+    if (intent is None or intent.name in ("details", "find") or intent.name == "wantlist" and not WANT_WORDS.search(low)
+            and not re.search(r"\blist\b", low)) and ACQUIRED.search(low) and not VALUE_ASKED.search(low):
+        intent = BY_NAME["owns"]   # "did i ever snag the 86 fleer X": whether I own it
     if intent is not None and intent.collection and MARKED_WANTED.search(low):
         intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
     if intent is not None and intent.name == "owns" and not re.search(
-            r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low):
+            r"\b(own|owned|have|has|got|mine|collection|binder|my)\b", low) and not ACQUIRED.search(low):
         intent = None   # "order me a pizza": nothing about owning
     return intent, confidence
 
@@ -431,14 +440,31 @@ ASKS_IF_ON = re.compile(r"[,;:\-]\s*(did|is|was|has|have)\b|\bor (no|not|nah|nop
 MARKED_WANTED = re.compile(r"\b(marked|listed|flagged|tagged|saved|down) as (a |an )?(want|wish|need)|"
                            r"\bon my (want ?list|wish ?list|wants|list of wants|grails|grail list|chase list|needs? list)\b|"
                            r"\b(one|any) of my (wants|grails)\b")
+# what I paid for my cards in all, in a collector's words
+SPENT_ON_CARDS = re.compile(r"\bhow much (money |cash |dough )?(have i|did i|i'?ve|i have) (spent|spend|sunk|sink|put|"
+                            r"dropped|drop|blown|blow|blew|invested|invest|paid|pay|shelled out)\b[\w\s]{0,12}?\b(into|on|in) "
+                            r"(cards|cardboard|my (cards|collection|pc)|the hobby|this hobby|collecting|it all)\b")
+# my card told by what I paid ("the 2 dollar one", "my $40 slab", "the one i paid 15 for", "the cheapest
+# card i bought"): groups 1-3 the amount, 4 the cheapest or dearest
+PAID_FOR = re.compile(r"\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)\s+(?!(?:for|on|or|and|to|in|at|each|total|than|worth|"
+                      r"apiece|a|an|the|more|less|i|me|is|was)\b)[a-z]+|\$(\d+(?:\.\d\d)?)\s+(?:one|card|copy|slab)\b|"
+                      r"\bi (?:paid|spent|gave)\s+\$?(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)?\s+(?:for|on)\b|"
+                      r"\b(cheapest|priciest|most expensive|dearest)\s+(?:card|one|thing|slab)\s+i\s+(?:ever\s+)?"
+                      r"(?:bought|paid for|picked up|got|purchased)\b", re.I)
+BOUGHT_BY_ME = re.compile(r"\bmy\b|\bi (?:ever |just |once )?(?:bought|paid|got|picked up|own|purchased|spent|gave)\b", re.I)
+# whether I ever got a card ("did i ever pick up the X", "have i bought X yet")
+ACQUIRED = re.compile(r"^\s*(did|have) i (ever |already |yet )?(pick(ed)? up|buy|bought|get|got|gotten|grab(bed)?|"
+                      r"snag(ged)?|land(ed)?|acquired?|score[d]?)\b")
 OWN_COUNT = re.compile(r"\bhow many\b.*\b(do i (have|own)|have i got|i (have|own)|i'?ve got)\b")
 # the caller's want list named outright, in a collector's words
 MY_WANTS = re.compile(r"\bmy (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list)\b|\bgrail list\b")
 # a question about the list, not a request to change it ("which cards did i put on my wants")
 ASKS_LIST = re.compile(r"^\s*(did|do|does|have|has|is|was|are|were|what|what's|whats|which|how|show|when|who)\b")
 ASKS_ANYWHERE = re.compile(r"\?|\b(what|what's|whats|which|how|or not|remind|show|already|should)\b")
-WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|needs? list|chasing|hunting|looking for)\b")
+WANT_WORDS = re.compile(r"\b(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|needs? list|chasing|hunting|looking for|"
+                        r"my list)\b")
 VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|sells|selling|sold|go(es|ing)? for|"
+                         r"bring|brings|bringing|fetch|fetches|"
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
 
 

@@ -27,6 +27,9 @@ ACK = r"(?:(?:k|kk|ok|okay|cool|nice|thanks|thx|ty|great|alright|got it|gotcha)[
 FOLLOW_UP = re.compile(rf"^\s*{ACK}(and|what about|how about|also|ok|okay|then|same|now)\b|"
                        r"\b(its|it|that one|that card|"
                        r"same card|this card|his|her|their|him|them|those|these|the same|that|this|one)\b", re.I)
+# a word of acknowledgement that opens a sentence ("sweet, add it to my wants"): never a card's name
+ACK_LEAD = re.compile(r"^\s*(sweet|awesome|perfect|nice|cool|great|dope|sick|neat|rad|lovely|excellent|brilliant|"
+                      r"wow|sweet deal|yes|yeah|yep|sure|right|ok|okay|alright|thanks|thx|ty)\s*[,.!]+\s*(?=\S)", re.I)
 ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
@@ -128,7 +131,7 @@ def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
             reply = f"{_listed_words(last_answer, number)} #{number}"
             asked = _ATTRIBUTE_WORDS.sub(" ", asked)
         return f"{asked} {reply}"[:500]
-    return e.text[:500]
+    return ACK_LEAD.sub("", e.text)[:500]
 
 
 _ATTRIBUTE_WORDS = re.compile(r"\b(" + "|".join(map(re.escape, sorted(ATTRIBUTES, key=len, reverse=True))) + r")\b",

@@ -119,7 +119,30 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
 
 
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data())
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data()) or _owned_tied(st)
+
+
+OWNED_FIRST = {"price", "trend"}   # families where "my X" among several cards of that name is the one I own
+
+
+def _mine_undecided(st: State) -> bool:
+    """ "value on my rickey henderson card": my card, which the words alone do not tell from the others."""
+    link = _link(st) or {}
+    return bool(st.mine and st.intent is not None and st.intent.name in OWNED_FIRST and link.get("ambiguous")
+                and not link.get("unlinked") and _collection(st) is not None and chosen_card(link, st.ent, priced=answers.priced(st),
+                                                             with_data=st.tied_with_data()) is None)
+
+
+def _owned_tied(st: State) -> dict[str, Any] | None:
+    """The card I own of the name asked, once the collection is read (``_mine_undecided``)."""
+    if not (st.ok("owned") and _mine_undecided(st)):
+        return None
+    owned = answers.collection.named_owned(st)
+    if not owned or not owned.get("cardId"):
+        return None
+    options = (_link(st) or {}).get("cards") or []
+    return next((c for c in options if c.get("id") == owned["cardId"]),
+                {"id": owned["cardId"], "name": owned.get("cardName")})
 
 
 def _card_id(st: State) -> str | None:
@@ -455,6 +478,7 @@ PREDICATES = {
     "asks_ranking": lambda st: answers.collection.asks_ranking(st),
     "asks_membership": lambda st: answers.collection.asks_membership(st),
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
+    "mine_undecided": _mine_undecided,
     "feedback_card": lambda st: _feedback_card(st),
     "no_feedback_card": lambda st: not _feedback_card(st),
 }

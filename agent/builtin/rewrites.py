@@ -15,7 +15,19 @@ from typing import Any
 
 from agent.builtin import classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import ADD_VERBS, BY_NAME, DETAILS, MINE, MY_WANTS, Intent, card_words, classify, grading_only
+from agent.builtin.intents import (
+    ADD_VERBS,
+    BOUGHT_BY_ME,
+    BY_NAME,
+    DETAILS,
+    MINE,
+    MY_WANTS,
+    PAID_FOR,
+    Intent,
+    card_words,
+    classify,
+    grading_only,
+)
 from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
@@ -50,7 +62,11 @@ RELEASE_WORDS = {"base", "set", "edition", "1st", "first", "unlimited", "shadowl
 # "any base set cards in my collection", "which of my cards are psa 9s": the description outside "my ..."
 DESCRIBED_IN_MINE = re.compile(r"\b(?:any|which|what|got)\s+(.{2,40}?)\s+cards?\s+(?:in|of) my\b|"
                                r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$|"
-                               r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$", re.I)
+                               r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$|"
+                               # "the psa 8 slab in my collection", "the raw one i own"
+                               r"\bthe\s+(.{2,40}?)\s+(?:card|slab|one|copy)\s+(?:in my|i (?:own|have|got|bought))\b", re.I)
+# a grading question asking what my card is worth ("the psa 8 slab in my collection, whats it going for")
+GRADED_VALUE = re.compile(r"\b(price|priced|worth|value|go(es|ing)? for|fetch\w*|bring\w*|sells? for)\b", re.I)
 
 
 def _described_only(phrase: str) -> bool:
@@ -85,7 +101,11 @@ def _describes_owned(conv: Conversation, intent: Intent | None, ent: Any) -> boo
     ("what's my raw card worth", "my graded pokemon card, am i up", "how are my charizards doing"): no
     word names one card, so the collection says which cards are meant. "and the psa 9 one?" after a
     question about my cards counts as mine."""
-    if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED:
+    if PAID_FOR.search(conv.question) and BOUGHT_BY_ME.search(conv.question) and (
+            intent is None or intent.name in ABOUT_ONE_OWNED or intent.name in ("collection_roi", "collection_best")):
+        return True   # "the 2 dollar one i bought, did it go up": told by what I paid
+    if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED and not (
+            intent.name == "grades" and GRADED_VALUE.search(conv.question)):
         return False
     low = conv.question.lower()
     phrases = [m.group(1) for m in re.finditer(r"\bmy\s+(.+)$", low)]

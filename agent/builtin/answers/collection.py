@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from agent.builtin.classifier import one_edit
-from agent.builtin.intents import card_words
+from agent.builtin.intents import BOUGHT_BY_ME, PAID_FOR, card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
@@ -151,8 +151,10 @@ def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> d
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
     if releases:   # "my jungle pikachu" is not the base set one I own
         owned = [c for c in owned if fold(g(c, "releaseName", default="") or "") in releases]
-    # a word said after "my" one letter off a name word counts as it ("my charzard", "my shinning charizard")
-    typed = {w for w in re.findall(r"\bmy ([a-z]{5,})\b", fold(text)) if w not in NEVER_NAMES}
+    # a word said after "my", or no everyday word, one letter off a name word counts as it ("my charzard",
+    # "shinning zard in my pc")
+    typed = {w for w in re.findall(r"\bmy ([a-z]{5,})\b", fold(text)) if w not in NEVER_NAMES} | {
+        w for w in re.findall(r"\b[a-z]{5,}\b", fold(text)) if w not in NEVER_NAMES and w not in common_words()}
 
     def near(n: str) -> bool:
         return n in words or len(n) >= 5 and any(one_edit(w, n) for w in typed)
@@ -200,6 +202,10 @@ def owned_movers(st: State) -> str | None:
         return None
     up = [f"{_release_label(c, 'cardName')} (+{usd(m)})" for c, m in sorted(cards, key=lambda t: -t[1]) if m > 0]
     down = [f"{_release_label(c, 'cardName')} (-{usd(-m)})" for c, m in sorted(cards, key=lambda t: t[1]) if m < 0]
+    if re.search(r"\b(up|gain\w*|climb\w*|ris\w+|rose)\b", st.ent.text, re.I) and \
+            re.search(r"\b(down|losing|lost|dropp\w*|falling|fell)\b", st.ent.text, re.I):   # both asked
+        return (f"Up on what you paid: {', '.join(up) or 'none'}. "
+                f"Down on what you paid: {', '.join(down) or 'none'}.")
     if re.search(r"\b(down|losing|lost|dropp\w*|falling)\b", st.ent.text, re.I):
         return f"Down on what you paid: {', '.join(down)}." if down else "None of your cards is down on what you paid."
     return f"Up on what you paid: {', '.join(up)}." if up else "None of your cards is up on what you paid."
@@ -579,9 +585,24 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
     by_name = [c for c in cards if plural & set(fold(g(c, "cardName", default="")).split())]
     if by_name:
         cards, applied = by_name, True
+    paid = PAID_FOR.search(text)
+    if paid and BOUGHT_BY_ME.search(text):
+        cards, applied = _by_paid(cards, paid), True
     if not applied:
         return None
     return cards, grades
+
+
+def _by_paid(cards: list[dict[str, Any]], paid: re.Match[str]) -> list[dict[str, Any]]:
+    """The owned cards bought for the amount said, or the one bought cheapest or dearest."""
+    priced = [c for c in cards if g(c, "buyPrice") is not None]
+    amount = next((m for m in paid.groups()[:3] if m), None)
+    if amount is not None:
+        return [c for c in priced if abs(float(c["buyPrice"]) - float(amount)) < 0.005]
+    if not priced:
+        return []
+    pick = min if paid.group(4).lower() == "cheapest" else max
+    return [pick(priced, key=lambda c: float(c["buyPrice"]))]
 
 
 def owned_among(st: State) -> str | None:
