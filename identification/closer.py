@@ -59,7 +59,7 @@ class Escalation:
         return self.reading.upside_down if sc.name_read(self.ev, self.cands) else None
 
     async def merge(self, lines: list[str]) -> None:
-        """A read's new lines added to the reading, the evidence and the candidates (a slab's grade
+        """A read's new lines added to the reading, the evidence (what was spotted kept) and the candidates (a slab's grade
         printed on its own left out, as the first read leaves it: ``pipeline.without_grade``)."""
         r = self.reading
         if r.label is not None:
@@ -68,7 +68,8 @@ class Escalation:
         names = await self.names()
         folded = names.folded_in(more) if more else []
         near = names.near_in(more) if more else []
-        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded, near, self.ev.near)
+        self.ev = await merge_lines(self.lookup, list(r.lines), more, self.cands, folded, near, self.ev.near,
+                                    self.ev.spotted)
         if more:
             r.lines = [*r.lines, *more]
             r.serials = serials(r.lines)

@@ -91,6 +91,9 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float], foil: bool
     whole = [] if clear else whole_line_first(ev, cands, scored, visual)
     if whole:  # a name matched by one word of a name line comes after the name that is the whole line
         scored = [*whole, *(x for x in scored if x not in whole)]
+    spotted = [] if clear or whole else spotted_first(ev, cands, scored, visual)
+    if spotted:  # a loosely read name comes after a name spotted nearly as like the print
+        scored = [*spotted, *(x for x in scored if x not in spotted)]
     best_f, best_id = scored[0]
     # lifted over the rest by its picture alone (its score before it does not lead): never High
     by_picture = best_id in lifted and lifted[best_id] <= max((f for f, _ in scored[1:]), default=0.0)
@@ -116,7 +119,7 @@ def decide(ev: Evidence, cands: Candidates, visual: dict[Any, float], foil: bool
                             or by_picture or (led and best_id == lead_id)):  # a picture ahead, not alike
         level = "Medium"
     if level != "Low" and (twin_ties(best, [(f, cands[cid]) for f, cid in scored[1:]], best_f)
-                           or name_read_better(ev, best, others) or whole
+                           or name_read_better(ev, best, others) or whole or spotted
                            or (name_similarity(ev, best["card"].name) < T.name_read  # a loose name in the class its
                                and prefixed_number_read(ev, best["card"].number))  # number's prefix names: unsure
                            or (guessed_name(ev, best) and visual.get(best_id, 0.0) < T.same_picture)):
@@ -142,6 +145,24 @@ def whole_line_first(ev: Evidence, cands: Candidates, scored: list, visual: dict
     if not rivals:
         return []
     name = max(sorted(rivals), key=lambda n: (line_fit(ev, n), name_similarity(ev, n)))
+    return [x for x in scored if cands[x[1]]["card"].name == name]
+
+
+def spotted_first(ev: Evidence, cands: Candidates, scored: list, visual: dict[Any, float]) -> list:
+    """The cards of a spotted name (the recogniser's output of some line fits it better than every other
+    catalog name: ``Spotted.names``) where the best card's name, spotted on no line and without a sure picture,
+    was read only loosely (under ``T.clearly_read``) and at most ``T.line_rival`` better: the spotted name
+    comes first (spotting weighed the rival's spelling against the same print and found it worse), Low. Else none."""
+    top = scored[0][1]
+    best = cands[top]["card"].name
+    sim = name_similarity(ev, best)
+    if best in ev.spotted.names or sim >= T.clearly_read or visual.get(top, 0.0) >= T.sure_picture:
+        return []
+    rivals = [n for n in {cands[cid]["card"].name for _, cid in scored} - {best}
+              if ev.spotted.names.get(n, 0.0) >= max(T.name_read, sim - T.line_rival)]
+    if not rivals:
+        return []
+    name = max(sorted(rivals), key=lambda n: ev.spotted.names[n])
     return [x for x in scored if cands[x[1]]["card"].name == name]
 
 

@@ -97,6 +97,13 @@ class Evidence:
         return new
 
 
+    def with_spotted_as(self, spotted: Spotted) -> Evidence:
+        """This evidence with what an earlier one spotted (a further read's lines merged)."""
+        new = replace(self, spotted=spotted)
+        new.similarities.update(self.similarities)
+        return new
+
+
 def _frozen(v: Any) -> Any:
     return MappingProxyType(dict(v)) if isinstance(v, dict) else v
 

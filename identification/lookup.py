@@ -14,7 +14,7 @@ from typing import Any, Mapping, Protocol
 
 from identification import names as nm
 from identification import scoring as sc
-from identification.evidence import Evidence, evidence
+from identification.evidence import Evidence, Spotted, evidence
 from identification.numbers import number_forms, prefix_spellings, prefixed_number_read
 from identification.thresholds import THRESHOLDS as T
 
@@ -122,10 +122,13 @@ def _best_name(ev: Evidence, cands: Candidates, whole: bool = False) -> float:
 
 async def merge_lines(lookup: CandidateLookup, lines: list[str], more: list[str], cands: Candidates,
                       folded: Sequence[str] = (), near: Sequence[str] = (),
-                      near_found: frozenset[str] = frozenset()) -> Evidence:
+                      near_found: frozenset[str] = frozenset(), spotted: Spotted | None = None) -> Evidence:
     """The evidence of ``lines`` and a further read's new lines ``more``, the cards they suggest added to
-    ``cands``; ``near_found``: the names earlier reads found by letter pairs alone (``Evidence.near``)."""
+    ``cands``; ``near_found``: the names earlier reads found by letter pairs alone (``Evidence.near``);
+    ``spotted``: what earlier steps spotted, kept (a further read adds lines, it does not unsay the print)."""
     ev = evidence(lines + more).with_near(near_found)
+    if spotted is not None:
+        ev = ev.with_spotted_as(spotted)
     if not more:  # the same lines: their names read whole are among the candidates already
         return ev.with_read_whole(nm.names_read_whole(ev, cands.values()))
     found, ev = await text_candidates(lookup, ev, fresh=more, known=cands, folded=folded, near=near)

@@ -112,19 +112,25 @@ def likeliest_number(numbers: list[str], scores: dict[str, float]) -> str | None
     return ranked[0][0]
 
 
+def _lettered(number: str) -> bool:
+    return any(ch.isalpha() for ch in number)
+
+
 def printed_alike(numbers: list[str]) -> bool:
     """Whether the numbers are of one form, all digits or all with letters: spotting scores per character
     compare only those (a plain "16" fits blurred print better than "Mc-1" whatever is printed, and as a
     tie-break it made the Collector's Choice namesakes win over the McDonald's cards)."""
-    return len({any(ch.isalpha() for ch in n) for n in numbers}) <= 1
+    return len({_lettered(n) for n in numbers}) <= 1
 
 
 def spotted_number(numbers: list[str], scores: dict[str, float]) -> dict[str, float]:
     """The likeliest number (``likeliest_number``) with its credit (``T.spotted_number``) when it is
     spotted clearly: it scores ``T.spot_number_min`` or more per character and beats every other by
-    ``T.spot_number_margin``; else none."""
+    ``T.spot_number_margin``; else none. A number of digits alone is not credited over numbers printed with
+    letters (``printed_alike``): blur fits digits better per character whatever is printed ("804" read gave a
+    hologram's "McH-03" to the player's "304")."""
     best = likeliest_number(numbers, scores)
-    if best is None or scores[best] < T.spot_number_min:
+    if best is None or scores[best] < T.spot_number_min or (not _lettered(best) and not printed_alike(numbers)):
         return {}
     if any(scores[best] - sc < T.spot_number_margin for n, sc in scores.items() if n != best):
         return {}

@@ -109,3 +109,41 @@ async def test_a_step_that_took_several_first_reads_does_not_start_where_it_woul
     reading.read_s = 0.1
     await closer.escalate(e, time.perf_counter() + 0.3 - THRESHOLDS.overrun_s, steps=(quick, slow))
     assert ran == ["quick"]
+
+
+BAILEY = {"card": SimpleNamespace(id=uuid.uuid4(), name="Mike Verona", number="40", set_id=uuid.uuid4(),
+                                  variation_of=None),
+          "release_name": "2024 Topps Baseball", "set_name": "Base Set", "year": "2024"}
+
+
+VERNON_CC = {**VERNON, "card": SimpleNamespace(id=uuid.uuid4(), name="Mike Vernon", number="41", set_id=uuid.uuid4(),
+                                               variation_of=None), "release_name": "1996-97 Collector's Choice"}
+
+
+class CloserLookup(Lookup):
+    async def by_names(self, names):
+        return [VERNON, VERNON_CC] if "Mike Vernon" in names else []
+
+    async def by_text(self, read, *, numbers=()):
+        return [BAILEY] if "Verona" in read else []
+
+    async def by_trigrams(self, words):
+        return []
+
+
+async def test_what_was_spotted_stays_evidence_after_a_closer_read_adds_lines(monkeypatch):
+    # the first read's name line is spotted as a name of two cards (so the reads go on); a closer read then
+    # reads the line as a near spelling of another name: the spotted name still counts (a further read adds lines, it does not unsay the print)
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: [("", 0.0, np.zeros((4, 3), np.float32)) for _ in crops])
+    monkeypatch.setattr(pipeline, "read_closer", lambda crop, grey=False, way=None: (["Mke Verona"], []))
+    reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0, crop=np.zeros((70, 50, 3), np.uint8),
+                               lines=["HJO", "Nike Veroes"], line_crops=[np.zeros((20, 160, 3), np.uint8)])
+
+    async def names():
+        return Names()
+
+    e = closer.Escalation(reading, evidence(reading.lines), {}, CloserLookup(), names)
+    ev = await closer.escalate(e, None, steps=(closer.spot_read_lines, closer.read_colour))
+    assert "Mke Verona" in reading.lines and BAILEY["card"].id in e.cands
+    assert ev.spotted.names.get("Mike Vernon", 0.0) >= THRESHOLDS.name_read
+    assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read

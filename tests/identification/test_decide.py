@@ -205,3 +205,20 @@ def test_a_hologram_looks_foil_and_a_printed_card_does_not():
     printed = np.full((140, 100, 3), 250, np.uint8)  # white paper, a saturated photo in its middle
     printed[30:110, 15:85] = (20, 60, 160)
     assert sheen(pastel) >= T.foil_sheen > sheen(printed)
+
+
+def test_a_name_spotted_nearly_as_like_the_print_comes_before_a_loose_read_never_high():
+    # a closer read's "Dama Bayr" fits another catalog name a little better than the name the first read's line
+    # was spotted as (the clear best fit of the recogniser's output there, over every catalog name)
+    spotted = _row("Dana Royce", "Mc-8", "1991-92 Upper Deck McDonald's All-Stars", "Upper Deck McDonald's All-Stars",
+                   "1991-92")
+    loose = _row("Dana Bayer", "40", "2024 Topps Baseball", "Base Set", "2024")
+    cands = {c["card"].id: c for c in (loose, spotted)}
+    ev = evidence(["33", "Dama tey", "Dama Bayr"])
+    assert 0.8 <= name_similarity(ev, "Dana Bayer") < 0.9
+    m = decide(ev, cands, {})
+    assert m is not None and m.best is loose  # nothing spotted: the read decides
+    m = decide(ev.with_spotted(names={"Dana Royce": name_similarity(ev, "Dana Bayer") - 0.05}), cands, {})
+    assert m is not None and m.best is spotted and m.tier == "Low"
+    m = decide(ev.with_spotted(names={"Dana Royce": name_similarity(ev, "Dana Bayer") - 0.15}), cands, {})
+    assert m is not None and m.best is loose  # spotted far less like the print than the name read

@@ -213,6 +213,14 @@ def test_a_number_spotted_must_come_near_the_reading_and_clear_of_the_rest():
     assert ns.spotted_number(["55", "54"], {"55": -0.2}) == {}  # one could not be scored
 
 
+def test_digits_alone_spotted_among_numbers_printed_with_letters_are_no_evidence():
+    # blur fits plain digits better per character whatever is printed: a lone "304" ahead of "Mc-10" and
+    # "McH-03" says nothing; a lettered number ahead despite that does, and so do digits among digits
+    assert ns.spotted_number(["304", "Mc-10", "McH-03"], {"304": -0.3, "Mc-10": -1.4, "McH-03": -1.2}) == {}
+    assert ns.spotted_number(["304", "McH-03"], {"304": -1.4, "McH-03": -0.3}) == {"McH-03": 0.2}
+    assert ns.spotted_number(["304", "13"], {"304": -0.3, "13": -1.4}) == {"304": 0.2}
+
+
 def test_the_likeliest_number_is_only_one_ahead_of_every_other_all_scored():
     assert ns.likeliest_number(["55", "54", "5"], {"55": -2.4, "54": -2.5, "5": -3.0}) == "55"
     assert ns.likeliest_number(["55", "54"], {"55": -2.4, "54": -2.4}) is None  # a tie breaks no tie
