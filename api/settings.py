@@ -26,7 +26,7 @@ its default and meaning:
 | CARDWISE_CATALOG_CACHE_MB | 64 | most megabytes of cached catalog answers per process; 0 = off |
 | CARDWISE_CATALOG_VERSION_CHECK_S | 1 | seconds between each process's reads of the catalog version, which `cardwise import` and `cardwise vision` raise: when it moved, every cached catalog answer is dropped, so an import shows within this time; 0 = read before every cached answer |
 | CARDWISE_SEARCH_DIR | (empty) | folder for the catalog search index (derived data, rebuilt when missing or stale); empty = beside a SQLite database file (`<file>.search`), else `var/search`; each database gets its own subfolder |
-| CARDWISE_STALL_LOG_MS | 0 | log a warning ("event loop blocked", with how long and the innermost frames where) when one process's event loop is held longer than this many milliseconds (a blocking call delays every request of that process); 0 = off |
+| CARDWISE_STALL_LOG_MS | 0 | log a warning ("event loop blocked", with how long and the innermost frames where) when one process's event loop is held longer than this many milliseconds (a blocking call delays every request of that process; under load, one turn of the loop serving many ready requests counts too); 0 = off |
 | CARDWISE_MAX_UPLOAD_BYTES | 20971520 | largest accepted image upload (20 MB) |
 | CARDWISE_FEEDBACK_DAILY_LIMIT | 50 | feedback submissions per key per day |
 | CARDWISE_FEEDBACK_DUPLICATE_WINDOW_S | 3600 | seconds in which the same message about the same entity is refused as a duplicate |
