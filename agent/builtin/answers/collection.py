@@ -404,8 +404,7 @@ def _described_wanted(st: State, cards: list[dict[str, Any]]) -> list[dict[str, 
     them when it describes none."""
     words = set(fold(st.ent.text).split())
     said = st.ent.reading
-    fit = [c for c in cards if (core := _release_core(g(c, "releaseName", default=""))) and core <= words]
-    fit = fit or cards
+    fit = _release_fits(cards, words) or cards
     if said.years:
         fit = [c for c in fit if str(g(c, "releaseYear", default="")).isdigit() and
                said.years[0] <= int(g(c, "releaseYear")) <= said.years[1]]
@@ -434,8 +433,7 @@ def asks_membership(st: State) -> bool:
 def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, Any]]) -> str | None:
     """Whether the card the question links is on the list (by the list's card ids, then by name)."""
     if not card_words(st.ent.text) and not st.ent.number and wanted:
-        fits = [c for c in wanted if (core := _release_core(g(c, "releaseName", default=""))) and
-                core <= set(fold(st.ent.text).split())]
+        fits = _release_fits(wanted, set(fold(st.ent.text).split()))
         if len(fits) > 1:   # "is the base set one on my want list": every card of the list those words fit
             return f"Yes, {list_name} has {plural(len(fits), 'card')} that fit: " + \
                 "; ".join(card_label(c) for c in fits) + ". Which one did you mean?"
@@ -546,6 +544,11 @@ def _release_core(release: str) -> set[str]:
     return {w for w in fold(release).split() if not w.isdigit() and w not in _SPORTS and w not in BRANDS}
 
 
+def _release_fits(cards: list[dict[str, Any]], words: set[str]) -> list[dict[str, Any]]:
+    """The cards whose release the words name by what tells it apart ("base set" for Base Set)."""
+    return [c for c in cards if (core := _release_core(g(c, "releaseName", default=""))) and core <= words]
+
+
 def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
     """The owned cards the question's descriptions fit (grade, graded or raw, sport, year, maker, release,
     a name said in the plural), with each card's grade; None when no description applies."""
@@ -578,7 +581,7 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
     lines = (words & BRANDS) - MAKERS - set(SEGMENT_WORDS)   # a product line ("chrome", "score")
     if lines:
         cards, applied = [c for c in cards if lines <= set(fold(g(c, "releaseName", default="")).split())], True
-    by_release = [c for c in cards if (core := _release_core(g(c, "releaseName", default=""))) and core <= words]
+    by_release = _release_fits(cards, words)
     if by_release:
         cards, applied = by_release, True
     plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")}
