@@ -11,7 +11,7 @@ its default and meaning:
 | CARDWISE_WORKERS | 1 | `cardwise serve` processes sharing the port (SO_REUSEPORT, Linux); migrations run once before they start; each has its own database pool of CARDWISE_DB_POOL_SIZE |
 | CARDWISE_LOG_LEVEL | INFO | DEBUG, INFO, WARNING, ERROR |
 | CARDWISE_LOG_FORMAT | json | json (one object a line) or text |
-| CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again) |
+| CARDWISE_DB_POOL_SIZE | 10 | PostgreSQL pool size (overflow as much again); a SQLite file keeps twice as many connections open, with no overflow |
 | CARDWISE_DB_TIMEOUT_S | 10 | connect/acquire timeout for the database |
 | CARDWISE_AUTH_CACHE_S | 5 | seconds an accepted API key is remembered per process (a revoked key stops working within this time; 0 = look up every request) |
 | CARDWISE_DB_COMMAND_TIMEOUT_S | 30 | longest one database statement may run (asyncpg command_timeout) |

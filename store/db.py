@@ -41,7 +41,12 @@ def create_engine(url: str, *, pool_size: int = 10, connect_timeout: float = 10.
         path = make_url(url).database
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 15})
+        # a file database keeps its connections: each new aiosqlite connection starts a thread on the event
+        # loop (milliseconds, blocking it), and a pool's overflow connections are closed as they are returned,
+        # so beyond the pool every checkout opened one. Requests past the pool wait for a connection instead
+        pool = ({"pool_size": 2 * pool_size, "max_overflow": 0, "pool_timeout": connect_timeout}
+                if path and path != ":memory:" and make_url(url).query.get("mode") != "memory" else {})
+        engine = create_async_engine(url, connect_args={"timeout": 15}, **pool)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(
