@@ -25,7 +25,8 @@
    (``--load``: a C load generator takes far less of the CPU the servers need than the Python
    client, the fallback); prints which one ran and the load average. The four take turns in ``--rounds`` slices of ``--seconds / --rounds``, so
    a change in the machine's load during the run falls on all of them alike. Prints p50/p99 latency,
-   requests per second and each one's throughput ratio to the bare handler, plus the tool's own
+   requests per second, the server's CPU per request (from ``/proc``: unlike the latencies, it does not
+   follow the machine's load) and each one's throughput ratio to the bare handler, plus the tool's own
    latency called in-process one request at a time (the query cost without HTTP, auth and
    contention). Checks the issue's targets (#26) at the end: cold names >= 0.15x the bare handler and
    p99 <= 50 ms, cached p99 <= 25 ms, autocomplete cold p99 <= 20 ms, and the index build, on the
@@ -276,8 +277,31 @@ async def drive(base: str, headers: dict, terms, seconds: float, conc: int, path
     return {"lat": lat, "dt": dt, "errors": errors}
 
 
+SERVERS: dict[str, int] = {}  # base URL -> the server's process id (its workers are its children)
+
+
+def server_cpu_s(base: str) -> float:
+    """CPU seconds the server at ``base`` and its worker processes have used so far (Linux ``/proc``)."""
+    pid = SERVERS.get(base)
+    if pid is None:
+        return float("nan")
+    pids, total = [pid], 0.0
+    try:
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return total
+
+
 def summarize(slices: list[dict]) -> dict:
-    """One figure from the slices a target was driven in: requests, req/s, p50/p99 latency, errors."""
+    """One figure from the slices a target was driven in: requests, req/s, p50/p99 latency, errors, and the
+    server's CPU per request (independent of how busy the machine is, unlike the latencies)."""
     pairs = sorted((x, w) for sl in slices for x, w in zip(sl["lat"], sl.get("weights") or [1.0] * len(sl["lat"])))
     n = sum(sl.get("n", len(sl["lat"])) for sl in slices)
     dt = sum(sl["dt"] for sl in slices)
@@ -290,8 +314,9 @@ def summarize(slices: list[dict]) -> dict:
                 return x * 1000
         return pairs[-1][0] * 1000 if pairs else float("nan")
 
+    cpu = sum(sl.get("cpu_s", float("nan")) for sl in slices)
     return {"n": n, "rps": n / dt if dt else 0.0, "p50": quantile(0.5), "p99": quantile(0.99),
-            "errors": sum(sl["errors"] for sl in slices)}
+            "errors": sum(sl["errors"] for sl in slices), "cpu_ms": cpu * 1000 / n if n else float("nan")}
 
 
 WRK_LUA = r"""
@@ -539,8 +564,9 @@ async def main_async(args) -> None:
             slices: dict[str, list[dict]] = {label: [] for label in targets}
             for _ in range(args.rounds):
                 for label, (base, h, ts, path, param) in targets.items():
-                    slices[label].append(await driver(base, h, ts, args.seconds / args.rounds, args.concurrency,
-                                                      path, param))
+                    before = server_cpu_s(base)
+                    sl = await driver(base, h, ts, args.seconds / args.rounds, args.concurrency, path, param)
+                    slices[label].append(sl | {"cpu_s": server_cpu_s(base) - before})
             results = {label: summarize(sl) for label, sl in slices.items()}
             if fresh.used >= len(fresh) or fresh_ac.used >= len(fresh_ac):
                 print("note: the distinct terms ran out before the cold runs' time was up")
@@ -551,7 +577,7 @@ async def main_async(args) -> None:
         print(f"  load generator: {generator}; load average after: {_loadavg()}")
         for label, r in results.items():
             print(f"  {label:22s} {r['n']:>7,} req  {r['rps']:8,.0f} req/s  p50 {r['p50']:6.1f} ms  "
-                  f"p99 {r['p99']:6.1f} ms  errors {r['errors']}")
+                  f"p99 {r['p99']:6.1f} ms  server CPU {r['cpu_ms']:.3f} ms/req  errors {r['errors']}")
         print(f"  tool only (in-process, one at a time, no HTTP/auth): p50 {tool_res['p50']:.1f} ms  "
               f"p99 {tool_res['p99']:.1f} ms")
         print(f"  search index build: {built_s:.1f} s; distinct terms used: {fresh.used:,} of {len(fresh):,} names, "
@@ -596,6 +622,7 @@ async def background(script: str, *args: str):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
+        SERVERS[base] = proc.pid
         await wait_up(f"{base}/v1/catalog/cards", {})
         yield base
     finally:
@@ -611,6 +638,7 @@ async def serve(env: dict, workers: int, headers: dict):
                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
+        SERVERS[base] = app.pid
         await wait_up(f"{base}/health", headers)
         yield base
     finally:
