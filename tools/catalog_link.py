@@ -773,7 +773,9 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                     # one of each kind the question lacks, with the other readings of the words carried
                     # ("ichiro": Ichiro Suzuki too)
                     if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
-                               and not (e.alternate and x.from_history and fold(x.phrase) == fold(e.phrase))
+                               # every reading of a phrase carried ("fleer jordan": MJ's 1986-87 Fleer
+                               # Basketball as well as Jordan Lawlar and 1986 Fleer Baseball)
+                               and not (x.from_history and fold(x.phrase) == fold(e.phrase))
                                for x in ents):
                         e.from_history = True
                         ents.append(e)
