@@ -108,3 +108,21 @@ def test_a_set_i_own_no_card_of_is_answered_with_its_size():
     assert said is not None and "1987 Topps Baseball Base Set" in said and "792" in said
     assert "22" in (_unowned_set(state("87 topps glossy all-stars, how many to finish")) or "")
     assert _unowned_set(state("'86 topps - how many cards to complete it")) is None   # another year's release
+
+
+def test_a_name_with_a_word_beside_it_the_catalog_lacks_is_not_found():
+    from agent.builtin.answers.common import missing
+
+    link = {"ambiguous": True, "unlinked": ["illustrator"], "differences": ["release"],
+            "entities": [{"kind": "name", "phrase": "pikachu", "name": "Pikachu"}],
+            "cards": [{"id": str(i), "name": "Pikachu", "releaseName": f"Set {i}", "number": str(i), "score": 3}
+                      for i in range(4)]}
+
+    def state(text: str) -> SimpleNamespace:
+        return SimpleNamespace(ok={"link": link}.get, result={"link": link}.get, many={},
+                               ent=SimpleNamespace(text=text), tied_with_data=set)
+
+    said = missing(state("pikachu illustrator promo card value?"), "card_id")
+    assert "not in the catalog" in said and "Which one" not in said
+    # the word elsewhere in the question, not said as part of the name: the candidates are asked about
+    assert "Which one" in missing(state("illustrator asked: pikachu promo card value?"), "card_id")
