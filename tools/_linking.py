@@ -121,7 +121,8 @@ _CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-(?:[A-Za-z
 _MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
 _MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?|up to|no more than|"
-                    r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b)?\s*"
+                    r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?|(?:an?\s+)?(?:fiver|tenner)\b)"
+                    r"\s*(k\b)?\s*"
                     r"(?:bucks|dollars|usd)?", re.I)
 _BETWEEN = re.compile(r"\bbetween\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:and|-|to)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)", re.I)
 _DOLLARS = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
@@ -243,7 +244,13 @@ def _blank(text: str, m: re.Match[str], cuts: list[tuple[int, int]]) -> str:
     return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
+SLANG_AMOUNTS = {"fiver": 5.0, "tenner": 10.0}   # "under a fiver": five dollars
+
+
 def _money(v: str, k: str | None = None) -> float:
+    slang = SLANG_AMOUNTS.get(v.split()[-1].lower())
+    if slang is not None:
+        return slang
     n = float(v.replace(",", ""))
     return n * 1000 if k else n
 

@@ -767,13 +767,18 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         # "and the red?": a colour read as a set is the parallel asked of the set the conversation is about
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
+                # the same card again ("do i have it?"): every reading of the earlier words, which together
+                # found it; another card of his ("what about his 1996 topps chrome") takes the first only
+                again = not r.years and not any(e.kind in ("release", "set") for e in ents)
                 for e in older:
                     if e.kind in ("release", "set") and not _in_years(e.year, r.years):
                         continue   # "what about his 1978 card" after his 1983 Topps: not that release
                     # one of each kind the question lacks, with the other readings of the words carried
                     # ("ichiro": Ichiro Suzuki too)
                     if not any(x.kind == e.kind and not x.alternate and not (x.kind == "set" and fold(x.phrase) in DOMAIN_WORDS)
-                               and not (e.alternate and x.from_history and fold(x.phrase) == fold(e.phrase))
+                               # "86-87 fleer jordan 57": MJ and 1986-87 Fleer Basketball, not only Jordan
+                               # Lawlar and 1986 Fleer Baseball
+                               and not (x.from_history and fold(x.phrase) == fold(e.phrase) and (again or e.alternate))
                                for x in ents):
                         e.from_history = True
                         ents.append(e)

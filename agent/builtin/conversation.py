@@ -62,7 +62,12 @@ def _known(word: str) -> bool:
 SHORT_TYPOS = {"hav": "have", "hve": "have", "wat": "what", "wht": "what", "whta": "what", "owm": "own"}
 
 
+# collectors' abbreviations of value words ("mv of my whole collection", "fmv on a psa 9 jeter")
+ABBREVIATIONS = {"mv": "market value", "fmv": "fair market value"}
+
+
 def respell(text: str) -> str:
+    text = re.sub(r"\b(?:mv|fmv)\b", lambda m: ABBREVIATIONS[m.group(0).lower()], text, flags=re.I)
     text = re.sub(r"\b[A-Za-z]{3,4}\b", lambda m: SHORT_TYPOS.get(m.group(0).lower(), m.group(0)), text)
     return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
 

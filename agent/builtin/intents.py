@@ -122,7 +122,9 @@ INTENTS: tuple[Intent, ...] = (
                   (Step("collection_set_progress", {"collectionId": "$collection_id", "take": 100},
                         needs=("collection_id",)),),
                   (Step("collection_set_progress_set", {"collectionId": "$collection_id", "setId": "$owned_set_id"},
-                        needs=("collection_id",), when="has_set"),),
+                        needs=("collection_id",), when="has_set"),
+                   # a set I own no card of: its size, from the catalog
+                   Step("catalog_release", {"id": "$release_id"}, when="unowned_release", optional=True)),
                   (Step("catalog_card", {"id": "$item"}, key="missing", each="missing_ids"),))),
     Intent("set_progress", r"\bset (completion|progress)|\bcomplet(e|ion)\b.*\bsets?\b|\bsets?\b.*\bcomplet|"
            r"\bclosest to (complete|finish)|\bfinish(ing)?\b.*\bset\b",
@@ -449,6 +451,7 @@ SPENT_ON_CARDS = re.compile(r"\bhow much (money |cash |dough )?(have i|did i|i'?
 PAID_FOR = re.compile(r"\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)\s+(?!(?:for|on|or|and|to|in|at|each|total|than|worth|"
                       r"apiece|a|an|the|more|less|i|me|is|was)\b)[a-z]+|\$(\d+(?:\.\d\d)?)\s+(?:one|card|copy|slab)\b|"
                       r"\bi (?:paid|spent|gave)\s+\$?(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)?\s+(?:for|on)\b|"
+                      r"(?:\$(\d+(?:\.\d\d)?)|\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?))\s+i\s+(?:paid|spent|gave)\b|"
                       r"\b(cheapest|priciest|most expensive|dearest)\s+(?:card|one|thing|slab)\s+i\s+(?:ever\s+)?"
                       r"(?:bought|paid for|picked up|got|purchased)\b", re.I)
 BOUGHT_BY_ME = re.compile(r"\bmy\b|\bi (?:ever |just |once )?(?:bought|paid|got|picked up|own|purchased|spent|gave)\b", re.I)

@@ -18,7 +18,7 @@ FILLER = {"and", "the", "a", "an", "what", "about", "how", "its", "it", "his", "
           "same", "card", "for", "of", "in", "then", "ok", "okay", "now", "also", "is", "there", "any", "version",
           "copy", "copies", "k", "kk", "cool", "nice", "thanks", "thx", "ty", "great", "alright", "gotcha"}
 
-_GROUP = {"year": "year", "years": "year", "release": "release", "releases": "release", "set": "release",
+_GROUP = {"year": "year", "years": "year", "yr": "year", "yrs": "year", "release": "release", "releases": "release", "set": "release",
           "sets": "release", "grade": "grade", "grades": "grade", "player": "player", "players": "player",
           "character": "player", "manufacturer": "manufacturer", "manufacturers": "manufacturer",
           "brand": "manufacturer", "brands": "manufacturer", "company": "manufacturer", "maker": "manufacturer"}
@@ -33,7 +33,7 @@ ACK_LEAD = re.compile(r"^\s*(sweet|awesome|perfect|nice|cool|great|dope|sick|nea
 ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
-MY = re.compile(r"\bmy\b", re.I)
+MY = re.compile(r"\bmy\b|\bof mine\b", re.I)   # "that 95 pinnacle card of mine" is mine too
 
 
 def says_my(text: str) -> bool:

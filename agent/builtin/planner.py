@@ -204,7 +204,11 @@ def _progress_set_id(st: State) -> str | None:
     ents = [e for e in (_link(st) or {}).get("entities") or [] if fold(e.get("phrase") or "") not in DOMAIN_WORDS]
     phrases = [fold(e.get("phrase") or "") for e in ents] + [fold(e.get("name") or "") for e in ents]
     best, best_len = None, 0
+    years = st.ent.years
     for s in sets:
+        year = str(s.get("releaseYear") or "")[:4]
+        if years and year.isdigit() and not years[0] <= int(year) <= years[1]:
+            continue   # "'87 topps base": never my 1986 Topps set, whose name shares the words said
         names = {fold(s.get("setName") or ""), fold(s.get("releaseName") or "")}
         for p in phrases:
             # the longest phrase said that is a whole name or whole words of one ("neo destiny", not "set")
@@ -466,6 +470,8 @@ PREDICATES = {
     "no_card": lambda st: _card_id(st) is None,
     "has_set": lambda st: _progress_set_id(st) is not None,
     "no_set": lambda st: _progress_set_id(st) is None,
+    "unowned_release": lambda st: _progress_set_id(st) is None and _release_id(st) is not None and bool(
+        _entities(st, "release")),
     "random_in_catalog": lambda st: _has_scope(st) or not st.ent.segment,
     "two_sides": lambda st: bool(_sides(st)),
     "asks_date": lambda st: bool(answers.cards.ASKS_DATE.search(st.ent.text)),

@@ -29,7 +29,7 @@ from agent.builtin.intents import (
     grading_only,
 )
 from agent.builtin.linking import ACK, Entities, parse
-from tools._linking import BRANDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
 
 INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
@@ -64,7 +64,8 @@ DESCRIBED_IN_MINE = re.compile(r"\b(?:any|which|what|got)\s+(.{2,40}?)\s+cards?\
                                r"\bwhich (?:of )?my cards (?:are|is)\s+(.{2,40})$|"
                                r"\bdo i (?:own|have|got) (?:any|a|an)\s+(.{2,40})$|"
                                # "the psa 8 slab in my collection", "the raw one i own"
-                               r"\bthe\s+(.{2,40}?)\s+(?:card|slab|one|copy)\s+(?:in my|i (?:own|have|got|bought))\b", re.I)
+                               r"\b(?:the|that|this)\s+(.{2,40}?)\s+(?:card|slab|one|copy)\s+(?:in my|of mine|i (?:own|have|got|bought))\b",
+                               re.I)
 # a grading question asking what my card is worth ("the psa 8 slab in my collection, whats it going for")
 GRADED_VALUE = re.compile(r"\b(price|priced|worth|value|go(es|ing)? for|fetch\w*|bring\w*|sells? for)\b", re.I)
 
@@ -102,8 +103,9 @@ def _describes_owned(conv: Conversation, intent: Intent | None, ent: Any) -> boo
     word names one card, so the collection says which cards are meant. "and the psa 9 one?" after a
     question about my cards counts as mine."""
     if PAID_FOR.search(conv.question) and BOUGHT_BY_ME.search(conv.question) and (
-            intent is None or intent.name in ABOUT_ONE_OWNED or intent.name in ("collection_roi", "collection_best")):
-        return True   # "the 2 dollar one i bought, did it go up": told by what I paid
+            intent is None or intent.name in ABOUT_ONE_OWNED or
+            intent.name in ("collection_roi", "collection_best", "price_compare")):
+        return True   # "the 2 dollar one i bought, did it go up", "worth more than the 25 bucks i gave for it"
     if ent.number or intent is not None and intent.name not in ABOUT_ONE_OWNED and not (
             intent.name == "grades" and GRADED_VALUE.search(conv.question)):
         return False
@@ -126,7 +128,8 @@ THEM = re.compile(r"\b(they|them|those|these|all of (it|them))\b", re.I)
 SOMEONE_WANTS = re.compile(r"\b(?!my\b|the\b|on\b|to\b|onto\b|of\b|i\b)[a-z']+ wants\b", re.I)
 LIST_NAMED = re.compile(r"\b(list|wishlist|wantlist|grails?|my wants|wishlisted|wish|need|needs)\b", re.I)
 # the best of the cards the conversation is about ("which card is the biggest chunk of that")
-BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest)\b|"
+BEST_OF = re.compile(r"\bwhich (card|one)('?s| is)?\b.*\b(best|biggest|most|top|priciest|highest|"
+                     r"carry(ing)?|carries|driv(e|es|ing)|the bulk)\b|"
                      r"\b(best|biggest|top|priciest) (one|card) (of|in) (them|those|these|that|it)\b", re.I)
 OTHER_COMPANIES = re.compile(r"\bwho (else )?(grades|slabs)\b|\b(which|what) (other |else )?(grading )?(compan|services?\b|graders)|"
                              r"\b(besides|other than|apart from|aside from)\b.*\b(who|which|what|any)\b|"
@@ -154,6 +157,9 @@ def everyday_words_only(text: str) -> bool:
 
 
 # --------------------------------------------------------------------------- the rules
+
+# "since 2020" about my card: when I got it or the time asked about, never the card's year
+SINCE_YEAR = re.compile(r"\bsince\s+(?:(?:19|20)\d\d|['\u2019]\d\d)\b", re.I)
 
 
 @dataclass
@@ -197,6 +203,16 @@ def rewrite(r: SoFar) -> None:
                 r.intent = BY_NAME[rule.to] if isinstance(rule.to, str) else rule.to(r)
             if rule.then is not None:
                 rule.then(r)
+
+
+def _since_a_year(r: SoFar) -> bool:
+    """ "my psa 8 zard - up or down since 2020?": a time, not which of my cards (the one from 2020)."""
+    return bool(r.ent.says_my and r.named("collection_roi", "price", "trend") and SINCE_YEAR.search(r.ent.text))
+
+
+def _year_unsaid(r: SoFar) -> None:
+    r.ent.text = SINCE_YEAR.sub(" ", r.ent.text)
+    r.ent.reading = read(r.ent.text)
 
 
 def _rest(r: SoFar) -> str:
@@ -259,6 +275,15 @@ def _grouped(r: SoFar) -> bool:
         or MINE.search(r.conv.question.lower())))
 
 
+# where my cards are from, not how far along each set is ("what sets do my cards come from")
+FROM_WHERE = re.compile(r"\b(come|comes|came|are|is) from\b|\bbelong(s)? to\b|\bspread (across|over)\b", re.I)
+
+
+def _sets_of_mine(r: SoFar) -> bool:
+    return bool(r.named("set_missing", "set_progress") and r.ent.group_by == "release" and
+                FROM_WHERE.search(r.conv.question) and not (r.ent.years or r.ent.number))
+
+
 def _count_after(r: SoFar) -> bool:
     ent, intent = r.ent, r.intent
     if not (r.conv.history and intent is not None and intent.name in ("set_facts", "catalog_stats", "grades") and
@@ -294,7 +319,8 @@ def _pop_across_grades(r: SoFar) -> bool:
 def _best_of_mine(r: SoFar) -> bool:
     ent, intent = r.ent, r.intent
     return bool(r.conv.history and BEST_OF.search(r.conv.question) and not (ent.years or ent.number) and (
-        intent is None or intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value"))
+        intent is None or r.confidence < WEAK or
+        intent.name in ("details", "find", "collection_cards", "collection_roi", "collection_value"))
         and r.earlier is not None and r.earlier.collection)
 
 
@@ -303,6 +329,23 @@ def _card_by_number(r: SoFar) -> bool:
     return bool(r.named("set_facts") and r.ent.number and not re.search(
         r"\bhow (many|big|large)\b|\bwhen\b|\bsets?\b.*\bin\b.*\?$", q, re.I) and
         re.search(r"\b(who|which|what)( card)? is\b|\bcard\s*#?\d", q, re.I))
+
+
+# "what bo jackson card is in 1990 fleer", "which tony gwynn card did fleer put out in 1983": a player's card
+NAMED_CARD_ASKED = re.compile(r"\b(?:what|which)\s+((?:[a-z][\w.'-]*\s+){1,3}?)(?:card|rookie|rc)s?\b", re.I)
+
+
+def _card_by_name(r: SoFar) -> bool:
+    """A release and a player's name, asking which card of his it holds: that card, not the release."""
+    m = NAMED_CARD_ASKED.search(r.conv.question)
+    if not (r.named("set_facts") and not r.ent.number and m) or re.search(r"\bhow (many|big|large)\b|\bwhen\b",
+                                                                         r.conv.question, re.I):
+        return False
+    vocab = classifier.vocabulary()
+    words = [fold(w) for w in m.group(1).split()]
+    # a first and last name ("bo jackson"), never a kind of card ("what insert cards", "which good rookie cards")
+    return len(words) >= 2 and all(w not in vocab and w not in NEVER_NAMES and w not in BRANDS and
+                                   w not in DOMAIN_WORDS for w in words)
 
 
 def _earlier_grade(r: SoFar) -> None:
@@ -386,6 +429,19 @@ def _priced_copy(r: SoFar) -> bool:
     return bool(r.intent is DETAILS and (ent.reading.max_price or ent.reading.min_price) and ent.has_card_words)
 
 
+# a copy to buy asked for: who sells it, or the most the caller will spend on it
+SELLING = re.compile(r"\b(who|anyone|anybody|someone|somebody)('?s| is| are)? (selling|got one for sale)\b|"
+                     r"\bfor sale\b|\bwhere (can|do|could) i (buy|get|find)\b", re.I)
+BUDGET = re.compile(r"\b(budget|under|below|less than|at most|up to|no more than|cheaper than|spend|max)\b", re.I)
+
+
+def _copy_to_buy(r: SoFar) -> bool:
+    """ "who is selling X and for how much", "budget is $10, anything for X": listings, not what X sold for."""
+    q, ent = r.conv.question, r.ent
+    return bool(r.named("price", "trend", "details", "find") and not r.mine and ent.has_card_words and (
+        SELLING.search(q) or ent.reading.max_price is not None and BUDGET.search(q)))
+
+
 def _figure_of_wants(r: SoFar) -> bool:
     q = r.conv.question
     return bool(r.named("marketplace", "price", "trend") and MY_WANTS.search(q.lower()) and not card_words(q)
@@ -396,11 +452,22 @@ def _figure_asked(r: SoFar) -> None:
     r.figure_asked = True
 
 
+# whether what I paid for my card was too much: my card's value against what I paid
+OVERPAID = re.compile(r"\b(over ?pa(y|id)|pa(y|id) too much|(get|got|was i) ripped off)\b", re.I)
+
+
+def _overpaid_mine(r: SoFar) -> bool:
+    q = r.conv.question
+    return bool(r.named("owns", "price", "trend", "details", "find") and OVERPAID.search(q) and
+                (r.mine or MINE.search(q.lower())))
+
+
 def _paid_for_mine(r: SoFar) -> bool:
     return bool(r.mine and r.named("owns", "price") and PAID.search(r.conv.question))
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(_since_a_year, None, "\"my zard - up or down since 2020?\": a time, not the card's year", _year_unsaid),
     Rule(_keeps_earlier, lambda r: r.earlier,
          "a follow-up that names nothing new, or answers our question: the earlier family"
          " (an explicit add stays one: \"add the second one to my want list\")"),
@@ -409,6 +476,7 @@ RULES: tuple[Rule, ...] = (
     Rule(_scale_follow_up, lambda r: r.earlier,
          "\"so what's the lowest one on it\" after a grading scale: that scale"),
     Rule(_grouped, "breakdown", "\"value of my collection per player\": its value, grouped"),
+    Rule(_sets_of_mine, "breakdown", "\"what sets do my cards come from\": every release, not progress"),
     Rule(_count_after, _count_or_earlier,
          "\"and how many cards is that\" after my collection's value; \"how many across every grade\" after a pop"),
     Rule(_report_across_grades, lambda r: r.earlier,
@@ -419,6 +487,7 @@ RULES: tuple[Rule, ...] = (
     Rule(lambda r: bool(r.named("set_progress") and (r.ent.year or r.ent.has_card_words)), "set_missing",
          "\"1986 topps set completion %\": that set's progress"),
     Rule(_card_by_number, "details", "\"who is card 58 in base set\": a release and a number name a card"),
+    Rule(_card_by_name, "details", "\"what bo jackson card is in 1990 fleer\": a release and a name name a card"),
     Rule(lambda r: bool(r.conv.history and r.named("catalog_stats") and
                         re.search(r"\b(it|its|that set|this set|that release)\b", r.conv.question, re.I)),
          "set_facts", "\"how many cards in it\" after a release: that release's facts"),
@@ -436,9 +505,11 @@ RULES: tuple[Rule, ...] = (
     Rule(_someone_wants, "details", "\"my cousin wants the 1980 topps fisk, pull it up\": someone's wish, not my list"),
     Rule(_all_mine_valued, "collection_value", "\"if i sold every card i own\", \"and what are they worth now\""),
     Rule(_priced_copy, "marketplace", "\"<card> undr $5\": a copy to buy within that price"),
+    Rule(_copy_to_buy, "marketplace", "\"who is selling X and for how much\", \"budget is $10, anything for X\": listings"),
     Rule(_figure_of_wants, "wantlist", "\"anyone selling the base set card from my wants\": which of the list",
          _figure_asked),
     Rule(lambda r: _describes_owned(r.conv, r.intent, r.ent), "owned_among",
          "\"what did i pay for my psa 9\": the owned cards those words fit"),
+    Rule(_overpaid_mine, "collection_roi", "\"did i overpay for the X i own\": its value against what I paid"),
     Rule(_paid_for_mine, "collection_roi", "\"and what did i pay for it\": my copy against its price"),
 )

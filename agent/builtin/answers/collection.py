@@ -315,10 +315,31 @@ def set_progress(st: State) -> str | None:
             "Closest to complete: " + "; ".join(items) + ".")
 
 
+def _unowned_set(st: State) -> str | None:
+    """ "'87 topps base - how many to complete it", a set I own no card of: its size from the catalog
+    (the set named, else the base set, else the largest), when the release is of the year said."""
+    rel = st.ok("catalog_release")
+    sets = g(rel, "sets", default=[]) if rel else []
+    year, years = str(g(rel, "year", default="") or "")[:4] if rel else "", st.ent.years
+    if not sets or years and year.isdigit() and not years[0] <= int(year) <= years[1]:
+        return None
+    said = fold(st.ent.text)
+    named = [x for x in sets if fold(x.get("name") or "") not in ("", "base", "base set") and
+             f" {fold(x.get('name') or '')} " in f" {said} "]
+    base = [x for x in sets if fold(x.get("name") or "") in ("base", "base set")]
+    pick = (named or base or sorted(sets, key=lambda x: -int(x.get("cardCount") or 0)))[0]
+    count = int(pick.get("cardCount") or 0)
+    return (f"You own no card of {g(rel, 'name', default='that release')} {pick.get('name')} yet: all "
+            f"{count:,} of its cards are missing.")
+
+
 def set_missing(st: State) -> str | None:
     r = st.ok("collection_set_progress_set")
     if not r:
         progress = set_progress(st)
+        unowned = _unowned_set(st)
+        if unowned and progress:
+            return f"{unowned} {progress}"
         if progress and (st.ok("link") or {}).get("entities"):
             return "You own no card of that set yet, so all of it is missing. " + progress
         return progress
@@ -599,12 +620,13 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
 def _by_paid(cards: list[dict[str, Any]], paid: re.Match[str]) -> list[dict[str, Any]]:
     """The owned cards bought for the amount said, or the one bought cheapest or dearest."""
     priced = [c for c in cards if g(c, "buyPrice") is not None]
-    amount = next((m for m in paid.groups()[:3] if m), None)
+    said = [m for m in paid.groups() if m]
+    amount = next((m for m in said if m[0].isdigit()), None)
     if amount is not None:
         return [c for c in priced if abs(float(c["buyPrice"]) - float(amount)) < 0.005]
     if not priced:
         return []
-    pick = min if paid.group(4).lower() == "cheapest" else max
+    pick = min if said[0].lower() == "cheapest" else max
     return [pick(priced, key=lambda c: float(c["buyPrice"]))]
 
 

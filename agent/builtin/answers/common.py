@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.builtin import classifier
 from agent.builtin.linking import chosen_card, tied
 from agent.builtin.state import State, is_error
+from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, fold
+from tools.catalog_link import common_words
 
 CAPABILITIES = ("find cards, sets and releases (set sizes, release dates, parallels and print runs); prices by "
                 "grade, price trends and comparisons; graded population counts; marketplace listings; grading "
@@ -112,6 +115,24 @@ def not_found(st: State) -> str:
             "Check the spelling, or give the year, set and card number. I can help with " + CAPABILITIES + ".")
 
 
+def _named_further(st: State, link: dict[str, Any]) -> str | None:
+    """A name said with a word right after it that the catalog links to nothing and that no family uses
+    ("pikachu illustrator"): the name and that word, the card asked for (which no candidate is)."""
+    vocab = classifier.vocabulary()
+    loose = {w for w in (fold(x) for x in link.get("unlinked") or []) if len(w) >= 4 and w.isalpha() and
+             w not in common_words() and w not in vocab and w not in NEVER_NAMES and w not in DOMAIN_WORDS and
+             w not in BRANDS}
+    said = fold(st.ent.text)
+    for e in link.get("entities") or []:
+        phrase = fold(e.get("phrase") or "")
+        if e.get("kind") != "name" or e.get("alternate") or not phrase:
+            continue
+        for w in loose:
+            if f" {phrase} {w} " in f" {said} ":
+                return f"{phrase} {w}"
+    return None
+
+
 def missing(st: State, need: str) -> str:
     link = st.ok("link")
     if need == "card_id":
@@ -125,6 +146,11 @@ def missing(st: State, need: str) -> str:
             return (f"There is no population data for any of the {len(pops)} cards that fit: "
                     f"{_differences(tied(link))}. No grading company's report covers them, so the count is "
                     "unknown (no data is not the same as none graded).")
+        named_more = _named_further(st, link)
+        if link.get("ambiguous") and named_more:
+            # "pikachu illustrator promo": the name's cards are many, but none is called by the word beside it
+            return (f"I couldn't find a \"{named_more}\" card: that card is not in the catalog. Give the year, set "
+                    "and card number if you have them.")
         if link.get("ambiguous"):
             options = tied(link)[:6]
             diff = ", ".join(link.get("differences") or []) or "year, set or number"
