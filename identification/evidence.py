@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -19,9 +20,11 @@ _EMPTY: Mapping[Any, float] = MappingProxyType({})
 _NUMBER_LINE = re.compile(r"[A-Za-z]{2,5}-?\d{1,4}")
 
 
+@lru_cache(maxsize=1 << 14)
 def number_key(number: str) -> str:
     """A card number as compared: its letters and digits, lowercase ("BC-24", "#bc24" and "bc 24" are
-    one number; the OCR keeps a hyphen read, a catalog may print it or not)."""
+    one number; the OCR keeps a hyphen read, a catalog may print it or not). Cached: each candidate's
+    number is compared again at every step of a card's reads."""
     return norm(number).replace(" ", "").replace("#", "").replace("/", "")
 
 
@@ -82,6 +85,8 @@ class Evidence:
     near: frozenset[str] = frozenset()  # names no lookup but their shared letter pairs found (``CatalogNames.near_in``)
     # name -> its similarity to the lines read (``names.name_similarity``): a memo of what the fields fix
     similarities: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # card number -> its credit (``numbers.number_read``), a memo of this evidence alone (spotting changes it)
+    number_credits: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def with_read_whole(self, names: frozenset[str] | set[str]) -> Evidence:
         return replace(self, read_whole=frozenset(names))

@@ -22,9 +22,18 @@ def number_read(ev: Evidence, number: str | None) -> float:
     """1.0 when ``number`` was read, without its leading zeros, or behind one "0" (a blurred "#" is
     often read as one: "#96" as "096"; not two, or "006" would read as #6); ``T.loose_number`` when a
     token read is the number behind one other stray character, the "#" read as another ("139" for
-    #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0."""
+    #39, "427" for #27; two digits or more, since "12" for #2 is as likely a different card); else 0.
+    Memoised per evidence: each step of a card's reads scores every candidate's number again, two or three
+    times a score."""
     if not number:
         return 0.0
+    credit = ev.number_credits.get(number)
+    if credit is None:
+        credit = ev.number_credits[number] = _number_read(ev, number)
+    return credit
+
+
+def _number_read(ev: Evidence, number: str) -> float:
     n = number_key(number)
     read = ev.text.number_keys
     if _exact_forms(n) & read:

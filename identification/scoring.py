@@ -7,6 +7,7 @@ discounts it when the best *different* card scored close to it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from identification.evidence import STOP, Evidence
@@ -24,7 +25,19 @@ def release_text(cand: Mapping[str, Any]) -> str:
 
 def context_words(cand: Mapping[str, Any]) -> frozenset[str]:
     """The words of a candidate's release and set names, not its year."""
-    return frozenset(w for w in words(release_text(cand)) if not w.isdigit())
+    return _release_words(release_text(cand))
+
+
+@lru_cache(maxsize=1 << 14)
+def word_set(text: str) -> frozenset[str]:
+    """``vision.text.words`` of a catalog text (a name, a release and set) as a set. Cached: every step of a
+    card's closer reads scores each candidate again, splitting the same few catalog texts each time."""
+    return frozenset(words(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _release_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in word_set(text) if not w.isdigit())
 
 
 def release_read(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] = frozenset()) -> float:
@@ -32,7 +45,7 @@ def release_read(ev: Evidence, cand: Mapping[str, Any], shared: frozenset[str] =
     ``shared`` with every card of its name (a brand all its namesakes print says nothing between them,
     and counted as a share it favoured the namesake of the shorter release name), and less the card's own name
     (its words are read as the name, not as the set's)."""
-    rel_words = context_words(cand) - shared - set(words(cand["card"].name))
+    rel_words = context_words(cand) - shared - word_set(cand["card"].name)
     return len(rel_words & ev.text.words) / len(rel_words) if rel_words else 0.0
 
 
@@ -51,7 +64,7 @@ FOIL_WORDS = frozenset({"foil", "foils", "holo", "holofoil", "hologram", "hologr
 
 def foil_named(cand: Mapping[str, Any]) -> bool:
     """Whether a candidate's release or set name says its cards are foil (``FOIL_WORDS``)."""
-    return bool(FOIL_WORDS & set(words(release_text(cand))))
+    return bool(FOIL_WORDS & word_set(release_text(cand)))
 
 
 # catalog names of cards that print no name (a checklist shows its set's logo and words): their set's words name them

@@ -7,10 +7,17 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import cv2
+
 from identification import names
 from vision import memory
 
-_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision")
+# OpenCV's own threads per call in the image worker: 1, as the worker is one thread and onnxruntime already
+# runs two; splitting each resize, blur and edge map across threads cost more CPU than it saved time on a
+# busy 2-core machine (figures: evals/vision-results.md), for the same pixels
+CV_THREADS = 1
+_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardwise-vision",
+                               initializer=cv2.setNumThreads, initargs=(CV_THREADS,))
 
 
 async def run_cpu(fn, *args, **kwargs):

@@ -138,3 +138,19 @@ def test_a_parallel_whose_name_says_no_colour_is_never_suggested_by_the_border()
 def test_a_parallels_colour_is_a_word_of_its_name_not_letters_inside_one(name, colour):
     # "red" inside "Numbered", "teal" inside "Steal", "aqua" inside "Aquapolis" say no colour
     assert named_color(name) == (COLOR_WORDS[colour] if colour else None)
+
+
+def test_the_grey_closer_read_sees_the_same_image_as_a_grey_card_enlarged_in_colour(monkeypatch):
+    # the grey read enlarges one channel, not three alike: what the OCR gets must not change
+    from vision import pipeline
+
+    card = render_card(OHTANI)
+    seen: list[np.ndarray] = []
+    monkeypatch.setattr(pipeline, "_ocr_lines", lambda img, *a, **k: seen.append(img) or [])
+    pipeline.read_closer(card, grey=True)
+    pipeline.read_closer(card)
+    three = cv2.cvtColor(cv2.cvtColor(card, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    for got, crop in zip(seen, (three, card)):
+        big = cv2.resize(crop, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+        assert got.shape == big.shape
+        assert np.array_equal(got, cv2.addWeighted(big, 1.8, cv2.GaussianBlur(big, (0, 0), 3), -0.8, 0))
