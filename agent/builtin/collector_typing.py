@@ -1,0 +1,103 @@
+"""How collectors type, put back into the words the families are written in: a filler opening
+("hey quick q, ...", "so ..."), texting short forms ("u", "ur", "pls", "w/") and a one-letter typo
+in any family word of the example bank ("numbeerd", "wishlsit"), not only in a hand-kept list.
+Names are left alone: only a word that is neither a family word nor an everyday word is respelt.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# a filler opening before the question proper, repeated ("hey so quick q - ...")
+FILLER = re.compile(r"^\s*(?:(?:hey|hi|hiya|hello|yo|ok|okay|ok so|so|um+|uh+|well|alright|quick q|quick question|"
+                    r"quick one|random q|random question)(?:\s+there)?(?:\s+but)?\s*(?:[,:;!\-]+\s*|\s+))+",
+                    re.I)
+# texting short forms the word patterns do not know, written out ("pls", "thx", "r" they already read)
+SHORT_FORMS = {"u": "you", "ur": "your"}
+_SHORT = re.compile(r"(?<![\w'/#$.])(u|ur)(?![\w'/#$.]|\.\d)", re.I)
+_WITHOUT = re.compile(r"(?<![\w/])w/o\b", re.I)
+_WITH = re.compile(r"(?<![\w/])w/(?=\s|[A-Za-z]|$)\s*", re.I)
+_SHORT_YEAR = re.compile(r"(?<![\w#/$.'])['\u2019](\d\d)\b(?!['\u2019])")
+CENTURY_SPLIT = 30   # '00-'30 are this century, '31-'99 the last ("'87" -> 1987, "'24" -> 2024)
+DROPPED_ONLY_LEN = 4   # a word this short is respelt only for a dropped letter (other edits make new words)
+MIN_REST_WORDS = 2   # a filler is dropped only when at least this many words are left ("hey" alone is a greeting)
+
+
+def drop_filler(text: str) -> str:
+    """The question without a filler opening: "hey quick q, whats X worth" -> "whats X worth"."""
+    m = FILLER.match(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    if len(rest.split()) < MIN_REST_WORDS and not re.search(r"\d", rest):
+        return text   # "hey there", "ok thanks": a greeting, not a filler before a question
+    return rest
+
+
+def write_out(text: str) -> str:
+    """Texting short forms as words: "can u pls show ur cards w/ prices" -> "can you please show your cards with prices"."""
+    text = _WITH.sub(lambda m: "with" + (" " if m.end() < len(m.string) else ""), _WITHOUT.sub("without", text))
+    return _SHORT.sub(lambda m: SHORT_FORMS[m.group(1).lower()], text)
+
+
+def full_years(text: str) -> str:
+    """A year written with an apostrophe in full: "'87 topps" -> "1987 topps" (a bare "87" may be a number)."""
+    return _SHORT_YEAR.sub(lambda m: ("20" if int(m.group(1)) <= CENTURY_SPLIT else "19") + m.group(1), text)
+
+
+@lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """The words of 5+ letters the family word patterns spell out (intents, rewrites, planner): the words
+    a question must spell exactly to be read, and so the only ones a typo is put right to."""
+    from agent.builtin import classifier, intents, planner, rewrites
+
+    sources = [intents.HARD, *(i.pattern for i in intents.INTENTS)]
+    for module in (intents, rewrites, planner):
+        sources += [v.pattern for v in vars(module).values() if isinstance(v, re.Pattern)]
+    found = set(re.findall(r"[a-z]{5,}", " ".join(map(str, sources))))
+    return frozenset(w for w in found if w in classifier.vocabulary() or classifier.everyday(w))
+
+
+@lru_cache(maxsize=1)
+def release_words() -> frozenset[str]:
+    """Maker, product line and sport words ("fleer", "topps", "bowman", "basketball"), spelt right."""
+    from agent.builtin.classifier import everyday
+    from tools._linking import BRANDS, DOMAIN_WORDS
+
+    return frozenset(w for w in BRANDS | DOMAIN_WORDS if w.isalpha() and (len(w) >= DROPPED_ONLY_LEN + 1 or everyday(w)))
+
+
+def _candidates(low: str, targets: frozenset[str]) -> list[str]:
+    """Words of ``targets`` one edit from ``low``, a dropped letter first (the likeliest slip:
+    "cheapet" is "cheapest" before "cheaper"), then in alphabetical order."""
+    from agent.builtin.classifier import _deletions, one_edit
+
+    index = _deletions(targets)
+    keys = {low, *(low[:i] + low[i + 1:] for i in range(len(low)))}
+    near = {v for k in keys for v in index.get(k, ()) if one_edit(low, v)}
+    return sorted(near, key=lambda v: (len(v) != len(low) + 1, v))
+
+
+def family_word(word: str) -> str | None:
+    """The word ``word`` mistypes by one letter (None for a known word or a name): a word the family
+    patterns spell out or a release word, or (same first letter) a word of the example bank; any edit
+    in a word of 5+ letters, only a dropped letter in one of 4 ("wnts" -> "wants", "fler" -> "fleer")."""
+    from agent.builtin.classifier import everyday, vocabulary
+
+    low = word.lower()
+    if low in vocabulary() or low in release_words() or len(low) < DROPPED_ONLY_LEN or everyday(low):
+        return None   # a word in its own right ("cars" is not a mistyped "cards")
+    strict = _candidates(low, keywords() | release_words())
+    bank = [v for v in _candidates(low, vocabulary()) if v[0] == low[0] and v.isalpha() and len(v) > DROPPED_ONLY_LEN]
+    near = strict or bank
+    if len(low) == DROPPED_ONLY_LEN:
+        dropped = [v for v in near if len(v) == len(low) + 1]
+        return dropped[0] if len(dropped) == 1 else None
+    return near[0] if near else None
+
+
+def tidy(text: str) -> str:
+    """``text`` as the families read it: filler dropped, short forms and years written out, family words respelt."""
+    text = full_years(write_out(drop_filler(text)))
+    return re.sub(r"\b[A-Za-z]{4,}\b", lambda m: family_word(m.group(0)) or m.group(0), text)
