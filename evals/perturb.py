@@ -108,6 +108,9 @@ def _card_name(case: dict[str, Any] | None, cards: dict[str, Any]) -> str | None
     return entity.get("name") if isinstance(entity, dict) else None
 
 
+_GRADED = "(?:psa|bgs|sgc|cgc|tag|hga|csg|grade)"   # a number after these is a grade, not a year
+
+
 def swap_name_year(text: str, rng: random.Random, case: dict[str, Any] | None = None) -> str:
     """The card's name and the year beside it in the other order ("griffey 1989" <-> "1989 griffey")."""
     name = (case or {}).get("_name")
@@ -117,8 +120,8 @@ def swap_name_year(text: str, rng: random.Random, case: dict[str, Any] | None = 
     after = re.search(rf"(?i)\b({n})\.?\s+('?\d{{2}}|\d{{4}})\b", text)
     if after:
         return text[:after.start()] + f"{after.group(2)} {after.group(1)}" + text[after.end():]
-    before = re.search(rf"(?i)(?<![\w'])('?\d{{2}}|\d{{4}})\s+({n})\b\.?", text)
-    if before:
+    before = re.search(rf"(?i)(?<![\w'#])('?\d{{2}}|\d{{4}})\s+({n})\b\.?", text)
+    if before and not re.search(rf"(?i)\b{_GRADED}\s*$", text[:before.start()]):
         return text[:before.start()] + f"{before.group(2)} {before.group(1)}" + text[before.end():]
     return text
 

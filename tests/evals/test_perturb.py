@@ -72,6 +72,7 @@ def test_swap_name_year_moves_the_year_across_the_name() -> None:
     assert perturb.swap_name_year("ken griffey jr 1989 upper deck", _rng(), case) == "1989 ken griffey jr upper deck"
     assert perturb.swap_name_year("89 Ken Griffey Jr. rookie", _rng(), case) == "Ken Griffey Jr 89 rookie"
     assert perturb.swap_name_year("griffey rookie", _rng(), case) == "griffey rookie"
+    assert perturb.swap_name_year("psa 10 Ken Griffey Jr. value", _rng(), case) == "psa 10 Ken Griffey Jr. value"
 
 
 def test_suite_keeps_facts_and_is_seeded() -> None:
