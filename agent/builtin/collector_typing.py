@@ -15,12 +15,15 @@ FILLER = re.compile(r"^\s*(?:(?:hey|hi|hiya|hello|yo|ok|okay|ok so|so|um+|uh+|we
                     re.I)
 # texting short forms the word patterns do not know, written out ("pls", "thx", "r" they already read)
 SHORT_FORMS = {"u": "you", "ur": "your"}
-_SHORT = re.compile(r"(?<![\w'/#$.])(u|ur)(?![\w'/#$.]|\.\d)", re.I)
+_SHORT = re.compile(r"(?<!\S)(u|ur)(?=$|\s|[?!,.;:](?:\s|$))", re.I)   # a word alone ("U-156" is a number)
 _WITHOUT = re.compile(r"(?<![\w/])w/o\b", re.I)
 _WITH = re.compile(r"(?<![\w/])w/(?=\s|[A-Za-z]|$)\s*", re.I)
 _SHORT_YEAR = re.compile(r"(?<![\w#/$.'])['\u2019](\d\d)\b(?!['\u2019])")
 CENTURY_SPLIT = 30   # '00-'30 are this century, '31-'99 the last ("'87" -> 1987, "'24" -> 2024)
 DROPPED_ONLY_LEN = 4   # a word this short is respelt only for a dropped letter (other edits make new words)
+TYPO_MIN_LEN = 5         # words shorter than this are respelt only for a dropped letter
+SUBSTITUTE_MIN_LEN = 6   # a changed letter is put right only in words this long (shorter ones are often names)
+DROPPED_MIN_LEN = 7      # a dropped letter is put back only into words this long ("comer" is a name, not "corner")
 MIN_REST_WORDS = 2   # a filler is dropped only when at least this many words are left ("hey" alone is a greeting)
 
 
@@ -69,31 +72,54 @@ def release_words() -> frozenset[str]:
 
 
 def _candidates(low: str, targets: frozenset[str]) -> list[str]:
-    """Words of ``targets`` one edit from ``low``, a dropped letter first (the likeliest slip:
-    "cheapet" is "cheapest" before "cheaper"), then in alphabetical order."""
+    """Words of ``targets`` one edit from ``low``, likeliest first: the same first letter ("toops" is
+    "topps" before "hoops"), then a dropped letter ("cheapet" is "cheapest" before "cheaper"), then an
+    added one ("gradde" is "grade" before "graded"), then alphabetical order."""
     from agent.builtin.classifier import _deletions, one_edit
 
     index = _deletions(targets)
     keys = {low, *(low[:i] + low[i + 1:] for i in range(len(low)))}
     near = {v for k in keys for v in index.get(k, ()) if one_edit(low, v)}
-    return sorted(near, key=lambda v: (len(v) != len(low) + 1, v))
+    slips = {len(low) + 1: 0, len(low) - 1: 1}
+    return sorted(near, key=lambda v: (v[0] != low[0], slips.get(len(v), 2), v))
+
+
+def _known(low: str) -> bool:
+    """A bank or everyday word, or one written without its apostrophe ("thats", "kids")."""
+    from agent.builtin.classifier import everyday, vocabulary
+
+    forms = [low, *(f"{low[:i]}'{low[i:]}" for i in range(1, len(low)))]
+    return any(f in vocabulary() or everyday(f) for f in forms)
+
+
+def _plausible(low: str, word: str, substitute_min: int = 0) -> bool:
+    """``low`` is a likely slip for ``word`` and not a name of its own: the first letter kept; a changed
+    letter only in a word of SUBSTITUTE_MIN_LEN+ ("jetter" is not "letter", "shawn" not "shown"); a
+    dropped letter only from a word of DROPPED_MIN_LEN+ ("comer" is not "corner")."""
+    if word[0] != low[0]:
+        return False
+    if len(word) == len(low) and sorted(word) != sorted(low):
+        return len(low) >= (substitute_min or SUBSTITUTE_MIN_LEN)
+    return len(word) <= len(low) or len(word) >= DROPPED_MIN_LEN
 
 
 def family_word(word: str) -> str | None:
     """The word ``word`` mistypes by one letter (None for a known word or a name): a word the family
-    patterns spell out or a release word, or (same first letter) a word of the example bank; any edit
-    in a word of 5+ letters, only a dropped letter in one of 4 ("wnts" -> "wants", "fler" -> "fleer")."""
-    from agent.builtin.classifier import everyday, vocabulary
+    patterns spell out or a release word, or a word of the example bank; in a word of 4 letters only a
+    dropped letter ("wnts" -> "wants", "fler" -> "fleer")."""
+    from agent.builtin.classifier import vocabulary
 
     low = word.lower()
-    if low in vocabulary() or low in release_words() or len(low) < DROPPED_ONLY_LEN or everyday(low):
-        return None   # a word in its own right ("cars" is not a mistyped "cards")
-    strict = _candidates(low, keywords() | release_words())
-    bank = [v for v in _candidates(low, vocabulary()) if v[0] == low[0] and v.isalpha() and len(v) > DROPPED_ONLY_LEN]
-    near = strict or bank
+    if _known(low) or low in release_words() or len(low) < DROPPED_ONLY_LEN:
+        return None   # a word in its own right ("cars" is not a mistyped "cards", "thats" not "whats")
     if len(low) == DROPPED_ONLY_LEN:
-        dropped = [v for v in near if len(v) == len(low) + 1]
+        dropped = [v for v in _candidates(low, keywords() | release_words()) if len(v) == len(low) + 1 and v[0] == low[0]]
         return dropped[0] if len(dropped) == 1 else None
+    # maker words are a closed set, so a changed letter is put right in them from 5 letters ("fkeer")
+    strict = [v for v in _candidates(low, keywords() | release_words())
+              if _plausible(low, v, TYPO_MIN_LEN if v in release_words() else 0)]
+    bank = [v for v in _candidates(low, vocabulary()) if v.isalpha() and len(v) > DROPPED_ONLY_LEN and _plausible(low, v)]
+    near = strict or bank
     return near[0] if near else None
 
 

@@ -40,6 +40,7 @@ def test_texting_short_forms_are_written_out() -> None:
     assert write_out("can u show ur cards w/ prices w/o tax") == "can you show your cards with prices without tax"
     assert write_out("what can you help me w/") == "what can you help me with"
     assert write_out("sgc 10 u/d #1 $4.u") == "sgc 10 u/d #1 $4.u"
+    assert write_out("1995 fleer update U-156, can u?") == "1995 fleer update U-156, can you?"
 
 
 def test_apostrophe_years_are_written_in_full() -> None:
@@ -48,12 +49,15 @@ def test_apostrophe_years_are_written_in_full() -> None:
 
 
 @pytest.mark.parametrize("typo,word", [("numbeerd", "numbered"), ("cheapet", "cheapest"), ("wnts", "wants"),
-                                       ("trendibg", "trending"), ("wishlsit", "wishlist")])
+                                       ("trendibg", "trending"), ("wishlsit", "wishlist"), ("fkeer", "fleer"),
+                                       ("tpops", "topps"), ("toops", "topps"), ("gradde", "grade"),
+                                       ("gonig", "going")])
 def test_a_one_letter_typo_in_a_keyword_is_put_right(typo: str, word: str) -> None:
     assert family_word(typo) == word
 
 
-@pytest.mark.parametrize("word", ["hough", "cars", "steelix", "tyranitar", "griffey", "grades", "price"])
+@pytest.mark.parametrize("word", ["hough", "cars", "steelix", "tyranitar", "griffey", "grades", "price", "thats",
+                                  "hoops", "jetter", "shawn", "grase", "comer"])
 def test_names_and_real_words_are_left_alone(word: str) -> None:
     assert family_word(word) is None
 
@@ -72,3 +76,13 @@ def test_typed_questions_keep_their_family(question: str, family: str) -> None:
 def test_tidy_keeps_a_question_written_out() -> None:
     q = "what's a psa 9 1999 pokemon base set charizard worth?"
     assert tidy(q) == q
+
+
+@pytest.mark.parametrize("question", ["suggestion add 1952 bowman to the catalog",
+                                      "complaint search is too slow for me"])
+def test_a_feedback_heading_typed_without_its_colon_is_feedback(question: str) -> None:
+    assert _family(question) == "feedback"
+
+
+def test_asking_for_a_suggestion_is_not_feedback() -> None:
+    assert _family("suggestion for me on what to buy next") != "feedback"
