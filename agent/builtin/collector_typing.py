@@ -51,15 +51,16 @@ def full_years(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def keywords() -> frozenset[str]:
-    """The words of 5+ letters the family word patterns spell out (intents, rewrites, planner): the words
-    a question must spell exactly to be read, and so the only ones a typo is put right to."""
+    """The words of 5+ letters the family word patterns spell out (intents, rewrites, planner) and the
+    greetings and thanks: the words a question must spell exactly to be read, so those a typo is put right to."""
     from agent.builtin import classifier, intents, planner, rewrites
 
     sources = [intents.HARD, *(i.pattern for i in intents.INTENTS)]
     for module in (intents, rewrites, planner):
         sources += [v.pattern for v in vars(module).values() if isinstance(v, re.Pattern)]
     found = set(re.findall(r"[a-z]{5,}", " ".join(map(str, sources))))
-    return frozenset(w for w in found if w in classifier.vocabulary() or classifier.everyday(w))
+    chat = {w for w in intents.CHAT if w.isalpha() and len(w) > DROPPED_ONLY_LEN}   # "thnk u" is thanks, not a name
+    return frozenset(w for w in found if w in classifier.vocabulary() or classifier.everyday(w)) | chat
 
 
 @lru_cache(maxsize=1)

@@ -51,7 +51,7 @@ def test_apostrophe_years_are_written_in_full() -> None:
 @pytest.mark.parametrize("typo,word", [("numbeerd", "numbered"), ("cheapet", "cheapest"), ("wnts", "wants"),
                                        ("trendibg", "trending"), ("wishlsit", "wishlist"), ("fkeer", "fleer"),
                                        ("tpops", "topps"), ("toops", "topps"), ("gradde", "grade"),
-                                       ("gonig", "going")])
+                                       ("gonig", "going"), ("thnk", "thank")])
 def test_a_one_letter_typo_in_a_keyword_is_put_right(typo: str, word: str) -> None:
     assert family_word(typo) == word
 
@@ -86,3 +86,7 @@ def test_a_feedback_heading_typed_without_its_colon_is_feedback(question: str) -
 
 def test_asking_for_a_suggestion_is_not_feedback() -> None:
     assert _family("suggestion for me on what to buy next") != "feedback"
+
+
+def test_thanks_with_a_typo_is_still_thanks() -> None:
+    assert _family("thnk u so much") == "unknown"
