@@ -68,8 +68,11 @@ ABBREVIATIONS = {"mv": "market value", "fmv": "fair market value"}
 
 def respell(text: str) -> str:
     text = re.sub(r"\b(?:mv|fmv)\b", lambda m: ABBREVIATIONS[m.group(0).lower()], text, flags=re.I)
+    from agent.builtin.collector_typing import tidy
+
     text = re.sub(r"\b[A-Za-z]{3,4}\b", lambda m: SHORT_TYPOS.get(m.group(0).lower(), m.group(0)), text)
-    return re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
+    text = re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
+    return tidy(text)
 
 
 def _unjoined(word: str) -> str | None:

@@ -278,6 +278,8 @@ HARD = (("glossary", r"\bwhat (does|do) (an? |the )?[\w/ -]{1,20} (mean|stand fo
                      r"(found|there'?s|hit) an? (bug|glitch)|feature (request|idea|suggestion|wish)|i (would|'d) like to suggest|"
                      r"you should (add|support|let)|it would be (great|nice|cool) (if|to))\b|"
                      r"^\s*(suggestion|idea|request|bug|complaint|feedback|praise|fyi)\s*[:\-]|"
+                     # the same heading typed without its colon ("suggestion add 1952 bowman")
+                     r"^\s*(suggestion|complaint)s?\s+(?!(for|on|about)\s+(me|what|which|how)\b)(?=[a-z])|"
                      r"\bleave (some |a )?(feedback|note|comment)|\b(tell|let) (ur|your|the) (team|devs?|developers)\b|"
                      r"\bpass (it|this|that) (on|along)\b|\bto the (devs?|developers)\b|"
                      r"\bpass (my|our) (thanks|compliments|kudos|praise)\b|"
