@@ -122,14 +122,23 @@ async def spot_read_lines(e: Escalation) -> None:
     """Catalog names spotted in the lines the first read found wide enough to hold a name: a name read
     too garbled for any lookup ("Nike Veroes" for Mike Vernon on a small re-save) is often still the clear
     best fit of the recogniser's per-frame output, at a fraction of a closer read's cost."""
-    crops = [c for c in e.reading.line_crops if c.shape[1] >= smallprint.NAME_ASPECT * c.shape[0]]
-    if not crops:
+    r = e.reading
+    wide = [i for i, c in enumerate(r.line_crops) if c.shape[1] >= smallprint.NAME_ASPECT * c.shape[0]]
+    if not wide:
         return
-    if e.way_up():
-        crops = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+    turn = bool(e.way_up())
+    kept, r.line_probs = r.line_probs, []  # used once: no later step reads these lines as the first read cut them
+    # the first read's output where it recognised the crop the way it is read here (the angle classifier's
+    # verdict), the recogniser anew for the others
+    reused: dict[int, np.ndarray] = {}
+    for i in wide:
+        if i < len(kept) and (k := kept[i]) is not None and k[0] == turn:
+            reused[i] = k[1]
+    todo = [i for i in wide if i not in reused]
+    crops = [np.ascontiguousarray(r.line_crops[i][::-1, ::-1]) if turn else r.line_crops[i] for i in todo]
     names = await e.names()
-    found = await run_cpu(ocr.frames, crops, names.classes)
-    await _spot(e, names, [p for _, _, p in found])
+    found = dict(zip(todo, await run_cpu(ocr.frames, crops, names.classes))) if todo else {}
+    await _spot(e, names, [ocr.columns(reused[i], names.classes) if i in reused else found[i][2] for i in wide])
 
 
 async def spot_names(e: Escalation) -> None:

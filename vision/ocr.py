@@ -96,11 +96,19 @@ def _tuned(eng, threads: int, *, spin: bool) -> None:
             cfg.session = ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
-def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list[bool] | None = None
+# the recogniser's per-frame output for one line crop as the first read recognised it: whether the angle
+# classifier had turned the crop round first, and the frames x ``charset()`` probabilities
+Recognised = tuple[bool, np.ndarray]
+
+
+def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list[bool] | None = None,
+         probs: list[Recognised | None] | None = None, probs_aspect: float = 0.0
          ) -> list[tuple[str, float, list]]:
     """``[(text, score, box)]``; ``crops``: see the module's notes; ``turned``: filled with one flag per
     line returned, whether the angle classifier turned it round before it was recognised (as
-    rapidocr does: its label "180" above the classifier's threshold)."""
+    rapidocr does: its label "180" above the classifier's threshold); ``probs`` (with ``crops``): filled
+    with one entry per crop, what the recogniser output for it (``Recognised``) for crops at least
+    ``probs_aspect`` times as wide as tall, else None, so later steps need not recognise them again."""
     if not available():  # pragma: no cover
         return []
     eng = engine()
@@ -108,16 +116,21 @@ def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list
     flags: list[bool] = []
     if crops is None and turned is None:
         res = eng(bgr)
-    else:  # the engine's own steps (RapidOCR.__call__), keeping the line crops and the classifier's verdicts
+    else:  # the engine's own steps (RapidOCR.run_ocr_steps), keeping the line crops, the classifier's verdicts
+        # and the recogniser's output
         img, op_record = eng.preprocess_img(bgr)
-        det, cls, rec, line_crops = eng.run_ocr_steps(img, op_record)
+        det, cls, rec, line_crops, kept = _steps(eng, img, op_record, probs_aspect if probs is not None else None)
+        verdicts: list[bool] = []
         if rec.txts is not None:  # as build_final_output keeps the lines: those with text
             thresh = eng.cfg.Cls.cls_thresh
-            verdicts = cls.cls_res or [("", 0.0)] * len(rec.txts)
-            flags = [bool(lab == "180" and sc > thresh) for (lab, sc), t in zip(verdicts, rec.txts) if t.strip()]
+            verdicts = [bool(lab == "180" and sc > thresh) for lab, sc in cls.cls_res or [("", 0.0)] * len(rec.txts)]
+            flags = [v for v, t in zip(verdicts, rec.txts) if t.strip()]
         res = eng.build_final_output(bgr, det, cls, rec, line_crops, op_record)
         if res is not None and res.txts is not None and crops is not None:
             crops.extend(line_crops)
+            if probs is not None:
+                probs.extend(None if p is None or len(verdicts) != len(kept) else (verdicts[i], p)
+                             for i, p in enumerate(kept))
     if res is None or res.txts is None:
         return []
     if turned is not None and len(flags) == len(res.txts):
@@ -128,6 +141,63 @@ def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list
         b = [[float(x), float(y)] for x, y in box] if box is not None else []
         out.append((str(txt), float(score), b))
     return out
+
+
+def _steps(eng, img: np.ndarray, op_record: dict, aspect: float | None):
+    """``RapidOCR.run_ocr_steps`` (rapidocr 3.10.0, every step on) with its recogniser's steps done here
+    (``_recognised``) so as to keep, for each crop ``aspect`` times as wide as tall or more (none when
+    ``aspect`` is None), the probabilities behind its reading: ``(det, cls, rec, crops, probs)``."""
+    from rapidocr.ch_ppocr_cls import TextClsOutput
+    from rapidocr.ch_ppocr_det import TextDetOutput
+    from rapidocr.ch_ppocr_rec import TextRecOutput
+    from rapidocr.main import RapidOCRError
+
+    try:
+        line_crops, det = eng.detect_and_crop(img, op_record)
+    except RapidOCRError:
+        return TextDetOutput(), TextClsOutput(), TextRecOutput(), [], []
+    try:
+        cls_crops, cls = eng.cls_and_rotate(line_crops)
+    except RapidOCRError:
+        return det, TextClsOutput(), TextRecOutput(), [], []
+    keep = [aspect is not None and min(c.shape[:2]) >= 2 and c.shape[1] >= aspect * c.shape[0] for c in line_crops]
+    rec, probs = _recognised(eng, cls_crops, keep)
+    if rec.txts is None:
+        return det, cls, TextRecOutput(), [], []
+    return det, cls, rec, line_crops, probs
+
+
+def _recognised(eng, crops: list[np.ndarray], keep: list[bool]):
+    """``TextRecognizer.__call__`` (rapidocr 3.10.0: crops sorted by proportions, run ``rec_batch_num`` at a
+    time, each batch padded to its widest, the same decoding), so its readings are the engine's own, plus
+    each kept crop's probabilities cut to the frames over its own width (as ``_frames`` cuts them):
+    ``(TextRecOutput, [probabilities or None per crop])``."""
+    from rapidocr.ch_ppocr_rec import TextRecOutput
+
+    rec = eng._load_rec_model()
+    probs: list[np.ndarray | None] = [None] * len(crops)
+    if not crops:
+        return TextRecOutput(), probs
+    _, img_h, img_w = rec.rec_image_shape[:3]
+    ratios = [c.shape[1] / float(c.shape[0]) for c in crops]
+    order = np.argsort(np.array(ratios))
+    out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+    for beg in range(0, len(crops), rec.rec_batch_num):
+        idx = [int(i) for i in order[beg:beg + rec.rec_batch_num]]
+        wh = [ratios[i] for i in idx]
+        widest = max(img_w / img_h, *wh)
+        x = np.concatenate([rec.resize_norm_img(crops[i], widest)[np.newaxis, :] for i in idx]).astype(np.float32)
+        preds = rec.session(x)
+        lines, _ = rec.postprocess_op(preds, False, wh_ratio_list=wh, max_wh_ratio=widest)
+        preds = np.asarray(preds, dtype=np.float32)
+        for k, i in enumerate(idx):
+            out[i] = lines[k]
+            if keep[i]:
+                own = max(img_w / img_h, ratios[i])
+                probs[i] = preds[k, :min(preds.shape[1], int(math.ceil(preds.shape[1] * own / widest)))].copy()
+    txts, scores = zip(*out)
+    # no word boxes, as rapidocr's recogniser fills them when not asked for any
+    return TextRecOutput(list(crops), tuple(txts), list(scores), tuple([None] * len(crops)), 0.0), probs  # type: ignore[arg-type]
 
 
 def recognise(line_crops: list[np.ndarray]) -> list[tuple[str, float]]:
@@ -225,8 +295,14 @@ def frames(line_crops: list[np.ndarray], classes: np.ndarray, *, batch: int = BA
     out = [("", 0.0, np.zeros((0, len(classes) + 1), np.float32))] * len(line_crops)
     for i, probs in _frames(line_crops, batch):
         text, score = decode(probs)
-        out[i] = (text, score, np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1))
+        out[i] = (text, score, columns(probs, classes))
     return out
+
+
+def columns(probs: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Full per-frame probabilities (``frame_probs``) cut down as ``frames`` keeps them: ``classes``, then
+    each frame's largest probability over every class."""
+    return np.concatenate([probs[:, classes], probs.max(axis=1, keepdims=True)], axis=1)
 
 
 def decode(probs: np.ndarray) -> tuple[str, float]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import detect, ocr
+from vision import detect, ocr, smallprint
 from vision.decode import decode
 from vision.features import card_features
 from vision.text import SlabLabel, parse_label, serials
@@ -41,6 +41,9 @@ class Reading:
     # the first read's lines as the text detector cut them (BGR, before the angle classifier turned any):
     # for spotting catalog names in them (``identification.closer``)
     line_crops: list[np.ndarray] = field(default_factory=list)
+    # what the first read's recogniser output for each of them wide enough to hold a name (``ocr.Recognised``,
+    # else None): spotting names in those lines reuses it instead of recognising them again
+    line_probs: list[ocr.Recognised | None] = field(default_factory=list)
     read_s: float = 0.0  # seconds its first read took (straightened, read, features): a yardstick for closer reads
 
 
@@ -53,15 +56,17 @@ class Analysis:
 
 
 def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None = None,
-               turned: list[bool] | None = None) -> list[tuple[str, float, list]]:
-    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``, ``turned``: see
-    ``ocr.read``; ``turned`` is left empty when the engine gave no verdict per line)."""
+               turned: list[bool] | None = None, probs: list | None = None) -> list[tuple[str, float, list]]:
+    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``, ``turned``, ``probs``: see
+    ``ocr.read``, which keeps probabilities for crops wide enough to hold a name; ``turned`` is left empty
+    when the engine gave no verdict per line)."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     if s < 1.0:
         img = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
     flags: list[bool] = []
-    found = ocr.read(img) if crops is None and turned is None else ocr.read(img, crops=crops, turned=flags)
+    found = ocr.read(img) if crops is None and turned is None else ocr.read(
+        img, crops=crops, turned=flags, probs=probs, probs_aspect=smallprint.NAME_ASPECT)
     if turned is not None and len(flags) == len(found):
         turned.extend(f for f, (_, sc, _) in zip(flags, found) if sc >= 0.5)
     return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in found if sc >= 0.5]
@@ -348,7 +353,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
             crop = detect.straighten(rgb, f.quad, "card")
             turned: list[bool] = []
             line_crops: list[np.ndarray] = []
-            found_lines = _ocr_lines(crop, crops=line_crops, turned=turned) if with_ocr else []
+            line_probs: list[ocr.Recognised | None] = []
+            found_lines = _ocr_lines(crop, crops=line_crops, turned=turned, probs=line_probs) if with_ocr else []
             end = _holder_label_end(rgb, f.quad, found_lines, (crop.shape[1], crop.shape[0])) if found_lines else None
             if end is not None:  # a holder seen in perspective with a card's proportions
                 slab = detect.straighten(rgb, f.quad, "slab")
@@ -360,7 +366,8 @@ def analyse(data: bytes | np.ndarray, *, with_ocr: bool = True, max_objects: int
             lines = [t for t, _, _ in found_lines]
             feats = [card_features(crop), card_features(np.ascontiguousarray(crop[::-1, ::-1]))]
             r = Reading(quad=f.quad, kind="card", detect_score=f.score, crop=crop, lines=lines, features=feats,
-                        upside_down=orientation(found_lines, turned), line_crops=line_crops)
+                        upside_down=orientation(found_lines, turned), line_crops=line_crops,
+                        line_probs=line_probs)
             label = parse_label(lines)
             if label.company and (label.grade or label.cert):  # a slab whose outline was missed
                 r.kind, r.label = "slab", label

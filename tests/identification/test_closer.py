@@ -55,6 +55,36 @@ async def test_a_name_too_garbled_to_look_up_is_spotted_in_the_first_reads_lines
     assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read and VERNON["card"].id in e.cands
 
 
+async def test_spotting_reuses_the_first_reads_output_for_lines_it_recognised_the_same_way_up(monkeypatch):
+    # the first read kept the recogniser's output for two wide lines: one it recognised as cut (spotted
+    # from what was kept, not recognised again), one the angle classifier had turned round (recognised
+    # again as cut, the way the card is read here)
+    cut: list = []
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: cut.extend(crops) or
+                        [("", 0.0, np.full((4, 3), 0.5, np.float32)) for _ in crops])
+    spotted: list = []
+
+    class Spy(Names):
+        def spot(self, probs, **kw):
+            spotted.extend(probs)
+            return super().spot(probs, **kw)
+
+    same, turned = np.zeros((20, 160, 3), np.uint8), np.ones((20, 160, 3), np.uint8)
+    kept = np.random.default_rng(0).random((5, 7)).astype(np.float32)
+    reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0, crop=np.zeros((70, 50, 3), np.uint8),
+                               lines=["HJO", "Nike Veroes"], line_crops=[same, turned],
+                               line_probs=[(False, kept), (True, np.zeros((5, 7), np.float32))])
+
+    async def names():
+        return Spy()
+
+    e = closer.Escalation(reading, evidence(reading.lines), {}, Lookup(), names)
+    ev = await closer.escalate(e, None, steps=(closer.spot_read_lines,))
+    assert len(cut) == 1 and cut[0] is turned
+    assert np.array_equal(spotted[0], ocr.columns(kept, Names.classes)) and spotted[1].shape == (4, 3)
+    assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read and reading.line_probs == []
+
+
 async def test_a_closer_read_that_would_end_past_the_answer_time_does_not_start():
     # the first step took 0.3 s and ends before the budget (0.35 s); a second as long would end at
     # 0.6 s, past budget + overrun_s (0.55 s): it does not start. A quick first step lets it start.

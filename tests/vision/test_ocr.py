@@ -83,3 +83,24 @@ def test_warming_loads_every_text_model_before_the_first_photo(monkeypatch):
     pipeline.warm()
     eng = ocr.engine()
     assert all(m is not None for m in (eng.text_det, eng.text_cls, eng.text_rec))
+
+
+def test_keeping_the_recognisers_output_reads_the_same_and_keeps_it_for_wide_lines_only():
+    # the first read keeps what the recogniser output for each line wide enough to hold a name, so that
+    # spotting names there need not recognise it again: the read itself is unchanged, and what is kept
+    # reads as the line read and as the recogniser on that crop alone
+    for card in (_card(), np.ascontiguousarray(_card()[::-1, ::-1])):
+        crops: list = []
+        probs: list = []
+        kept = ocr.read(card, crops=crops, turned=[], probs=probs, probs_aspect=3.0)
+        assert kept == ocr.read(card) and len(probs) == len(crops)
+        texts = {t for t, _, _ in kept}
+        assert any(p is not None for p in probs) and "Aaron Judge" in texts
+        for crop, entry in zip(crops, probs):
+            if crop.shape[1] < 3.0 * crop.shape[0]:
+                assert entry is None
+                continue
+            turned, p = entry
+            alone = ocr.frame_probs([np.ascontiguousarray(crop[::-1, ::-1]) if turned else crop])[0]
+            assert ocr.decode(p)[0] == ocr.decode(alone)[0]
+            assert not ocr.decode(p)[0].strip() or ocr.decode(p)[0] in texts
