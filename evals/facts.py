@@ -369,6 +369,14 @@ async def _owned(env: Env) -> set[str]:
     return await _names(env, [c["cardId"] for c in out.get("cards", [])])
 
 
+async def _owned_ids(env: Env) -> set[str]:
+    """The owned cards' ids (hex): owning a Charizard is not owning every Charizard."""
+    import uuid
+
+    out = await invoke("collection_cards_list", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
+    return {uuid.UUID(c["cardId"]).hex for c in out.get("cards", [])}
+
+
 async def _names(env: Env, ids: list[str]) -> set[str]:
     import uuid
 
@@ -452,7 +460,7 @@ async def f_missing(env: Env, card: Identity | None, arg: Any, ents: dict) -> Ex
 
 async def f_owns(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     owned = await _owned(env)
-    yes = norm(card.name) in owned
+    yes = _hex(card.card_id) in await _owned_ids(env)
     return Expect(card=card, says=[["yes", "you have", "you own", "in your collection"] if yes else
                                    ["no", "not in your collection", "don't have", "do not have", "don't own"]],
                   allowed=owned)
@@ -461,6 +469,19 @@ async def f_owns(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
 async def _wanted(env: Env) -> set[str]:
     out = await invoke("list_cards_list", {"list_id": env.values["wantlist"], "take": 100}, env.ctx)
     return await _names(env, [c["cardId"] for c in out.get("cards", [])])
+
+
+async def _wanted_ids(env: Env) -> set[str]:
+    import uuid
+
+    out = await invoke("list_cards_list", {"list_id": env.values["wantlist"], "take": 100}, env.ctx)
+    return {uuid.UUID(c["cardId"]).hex for c in out.get("cards", [])}
+
+
+def _hex(card_id: Any) -> str:
+    import uuid
+
+    return card_id.hex if isinstance(card_id, uuid.UUID) else uuid.UUID(str(card_id)).hex
 
 
 async def f_wantlist(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
@@ -472,7 +493,7 @@ async def f_wantlist(env: Env, card: Identity | None, arg: Any, ents: dict) -> E
 
 async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     """Is this card on the caller's want list: a plain yes or no, naming the card."""
-    yes = norm(card.name) in await _wanted(env)
+    yes = _hex(card.card_id) in await _wanted_ids(env)
     return Expect(card=card, says=[["yes", "is on your", "already on", "it's on", "it is on"] if yes else
                                    ["no", "not on", "isn't on", "is not on"], WANT_LIST_WORDS],
                   not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _wanted(env))

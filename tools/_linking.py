@@ -486,7 +486,9 @@ def runs(reading: Reading) -> list[list[str]]:
         suffix = gap.strip() == "," and fold(word) in ("jr", "sr", "ii", "iii", "iv")   # "Ken Griffey, Jr."
         breaks = bool(re.search(r"[,;:?!()]|\s(or|and|vs\.?|versus)\s", gap)) and not suffix if current else False
         breaks = breaks or any(last_end <= a and b <= pos for a, b in reading.cuts + reading.named)
-        if fold(word) in NEVER_NAMES or fold(word).replace(" ", "") in NEVER_NAMES or word.isdigit():
+        # "how's", "that's": the word as typed too (folded, its apostrophe is a space: "how s")
+        if fold(word) in NEVER_NAMES or fold(word).replace(" ", "") in NEVER_NAMES or \
+                word.lower().replace("\u2019", "'") in NEVER_NAMES or word.isdigit():
             if current:
                 out.append(current)
             current = []

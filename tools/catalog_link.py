@@ -741,6 +741,29 @@ def _weaker_readings(ents: list[LinkedEntity], referring: bool) -> list[LinkedEn
     return ents
 
 
+def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: str) -> bool:
+    """The question names a card outright ("blastoise", "sidney crosby") that ``row``, found only through a
+    weaker reading of the words, is not: never answer another card for a name the catalog lacks."""
+    strong = [e for e in ents if e.kind == "name" and e.exact and not e.alternate and not e.from_history
+              and fold(e.phrase) not in common_words()]   # "my professor says...": an everyday word names no card
+    if not strong:
+        return False
+    said = f" {fold(text)} "
+    card = fold(row.name or "")
+    words = set(card.split())
+    mine = [e for e in ents if e.kind == "name" and fold(e.name) == card]
+    if mine and all(e.alternate or not e.exact for e in mine):   # found only through part of other words
+        beside = any(f" {fold(a.phrase)} {fold(b.phrase)} " in said for m in mine for e in strong
+                     for a, b in ((m, e), (e, m)))
+        if beside and not any(set(fold(e.name).split()) <= words for e in strong):
+            return True   # "fossil blastoise": Mysterious Fossil, read from "fossil", is no Blastoise
+        # "sidney crosby": Sidney Green extends the one name word said, but the word said after it is not his
+        if any(f" {fold(e.phrase)} {w} " in said and w not in words for e in strong if " " not in fold(e.phrase)
+               for w in _name_like(unlinked)):
+            return True
+    return False
+
+
 def _release_numbered(index: Any, number: str | None, segment: str | None) -> list[Any]:
     """Releases whose whole name is the number said ("pokemon 151")."""
     if not number or not number.isdigit():
@@ -878,6 +901,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         stated = {"name", "number", "year"} | ({"release", *r.attributes} if not any(e.from_history for e in ents)
                                                 else set())
         hard_miss = (stated & set(scored[0][3])) if named else set()
+        if named and _name_unmet(ents, scored[0][0], unlinked, query.text):
+            hard_miss.add("name")
         if not named:
             pass  # a release or set alone names no card
         elif hard_miss:

@@ -104,9 +104,11 @@ def which_card(st: State) -> str:
 def not_found(st: State) -> str:
     link = st.ok("link") or {}
     words = " ".join(link.get("unlinked") or []) or st.ent.text
-    names = [e for e in link.get("entities") or [] if e.get("kind") == "name"]
+    # the name said outright before a weaker reading of other words ("fossil blastoise": blastoise)
+    names = sorted((e for e in link.get("entities") or [] if e.get("kind") == "name"),
+                   key=lambda e: (bool(e.get("alternate")), not e.get("exact")))
     if names:
-        who = names[0].get("phrase") or names[0]["name"]
+        who = _named_further(st, link) or names[0].get("phrase") or names[0]["name"]
         c = link.get("constraints") or {}
         bits = [str(x) for x in (c.get("year"), f"#{c['number']}" if c.get("number") else None) if x]
         return (f"I couldn't find a \"{who}\" card matching {' '.join(bits) or 'that'}: that card is not in the "
