@@ -7,20 +7,11 @@ import random
 import pytest
 
 from evals import perturb
+from vision.text import edit_distance as _edit_distance  # plain Levenshtein: a swap is two edits
 
 
 def _rng(seed: int = 0) -> random.Random:
     return random.Random(seed)
-
-
-def _edit_distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 @pytest.mark.parametrize("seed", range(30))
