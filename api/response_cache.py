@@ -16,7 +16,7 @@ index's while a large catalog's new index is built behind it), so the cache and 
 the catalog a cached answer was computed from.
 
 Bounds: ``CARDWISE_CATALOG_CACHE_S`` (60) seconds per entry, which is also the longest a change made
-outside those commands (by hand in SQL) takes to show (each entry lives 80-100 % of it, at random: entries
+outside those commands (by hand in SQL) takes to show (each entry lives 60-100 % of it, at random: entries
 made together, after a start or a catalog change, would otherwise expire together and every client would
 wait on a burst of recomputations at that moment), and ``CARDWISE_CATALOG_CACHE_ENTRIES``
 (4096) entries and ``CARDWISE_CATALOG_CACHE_MB`` (64) megabytes of bodies. Out first: the least recently
@@ -31,10 +31,13 @@ request arriving from other clients waits for that answer instead of running the
 recomputed by every client asking at that moment, each query slowing the others. A failed
 computation stores nothing, and each waiting request then computes its own answer.
 
-Refresh ahead: in the last ``REFRESH_SHARE`` of an entry's life the first request asking for it starts
+Refresh ahead: in the last ``REFRESH_SHARE`` (half) of an entry's life the first request asking for it starts
 one recomputation in the background (``refresh``; counted as ``refresh``) and is answered the held
 answer, as is everyone until the new one replaces it (past its expiry too, while that recomputation
-runs, by at most another quarter of the TTL: then they wait for it). So an answer asked again and again
+runs, by at most another ``STALE_SHARE`` of the TTL: then they wait for it). The window is wide so an answer asked
+only now and then is still refreshed before it expires, and the spread keeps the entries made together after a
+start or a catalog change from all coming due at once; a refresh's time limit counts from its start, not from
+when it was queued behind the others. So an answer asked again and again
 never expires under its clients: none waits on it. An answer computed before the catalog version moved
 is never stored nor handed to a request that came after.
 """
@@ -53,9 +56,10 @@ import metrics
 CACHE_HEADER = "X-Cache"
 
 
-EXPIRY_SPREAD = 0.2  # the share of the TTL by which an entry may expire early (spreads recomputations)
+EXPIRY_SPREAD = 0.4  # the share of the TTL by which an entry may expire early (spreads recomputations)
 PROTECTED_SHARE = 0.8  # of the entries and bytes, at most this much for answers asked again
-REFRESH_SHARE = 0.25  # the last part of an entry's life in which asking for it recomputes it in the background
+REFRESH_SHARE = 0.5  # the last part of an entry's life in which asking for it recomputes it in the background
+STALE_SHARE = 0.25  # of the TTL: how long past its expiry an answer stands while its refresh runs
 REFRESHES = 2  # background recomputations at once (the others wait their turn; their held answers stand)
 Entry = tuple[float, float, int, bytes]  # refresh from, expires, status, body
 Compute = Callable[[], Awaitable[tuple[int, bytes]]]
@@ -100,7 +104,7 @@ class ResponseCache:
     def lookup(self, key: Hashable) -> tuple[int, bytes, bool] | None:
         """The answer held for ``key`` and whether it is due for a refresh (in the last ``REFRESH_SHARE`` of
         its life, none running), or None. An expired answer stands while its refresh runs, for at most
-        another ``REFRESH_SHARE`` of the TTL (then requests wait for that refresh)."""
+        another ``STALE_SHARE`` of the TTL (then requests wait for that refresh)."""
         protected = True
         entry = self._protected.get(key)
         if entry is None:
@@ -109,7 +113,7 @@ class ResponseCache:
             refresh_from, expires, status, body = entry
             now = self._clock()
             running = key in self._computing
-            if expires > now or (running and now < expires + self.ttl_s * REFRESH_SHARE):
+            if expires > now or (running and now < expires + self.ttl_s * STALE_SHARE):
                 if protected:
                     self._protected.move_to_end(key)
                 else:
@@ -171,9 +175,8 @@ class ResponseCache:
 
         async def run() -> None:
             try:
-                async with asyncio.timeout(timeout_s):
-                    async with self._slots:
-                        status, body = await compute()
+                async with self._slots, asyncio.timeout(timeout_s):
+                    status, body = await compute()
                 self._store(key, pending, generation, status, body)
             except Exception:  # noqa: BLE001 - the database may be away: the held answer expires as usual
                 pass
@@ -210,19 +213,30 @@ class ResponseCache:
             self.put(key, status, body)
 
     def put(self, key: Hashable, status: int, body: bytes) -> None:
+        """Keep an answer: a new one on probation; a refreshed one where its key was (a protected answer,
+        recomputed, stays protected: one-off searches would otherwise flush it from probation)."""
         if len(body) > self.max_bytes:
             return
+        protected = key in self._protected
         self._drop(key)
         now, life = self._clock(), self.ttl_s * (1.0 - EXPIRY_SPREAD * random.random())
-        self._entries[key] = (now + life * (1.0 - REFRESH_SHARE), now + life, status, body)
+        entry = (now + life * (1.0 - REFRESH_SHARE), now + life, status, body)
         self.size += len(body)
+        if protected:
+            self._protect(key, entry)
+        else:
+            self._entries[key] = entry
         while len(self) > self.max_entries or self.size > self.max_bytes:
             self._drop(next(iter(self._entries or self._protected)))
 
     def _promote(self, key: Hashable, entry: Entry) -> None:
-        """A new entry asked again: protected; the least recently used protected ones beyond their share
-        go back to probation (as its most recent)."""
+        """A new entry asked again: protected."""
         del self._entries[key]
+        self._protect(key, entry)
+
+    def _protect(self, key: Hashable, entry: Entry) -> None:
+        """Hold ``entry`` as the most recent protected one; the least recently used protected ones beyond
+        their share go back to probation (as its most recent)."""
         self._protected[key] = entry
         self._protected_size += len(entry[3])
         while (len(self._protected) > self.max_entries * PROTECTED_SHARE

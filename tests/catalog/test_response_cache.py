@@ -100,6 +100,24 @@ def test_a_stream_of_one_off_answers_does_not_flush_those_asked_again():
     assert cache.get("popular") is None and len(cache) == 10 and cache.size == 10
 
 
+async def test_a_popular_answer_refreshed_in_the_background_is_not_flushed_by_one_off_searches():
+    now = [0.0]
+    cache = ResponseCache(ttl_s=100, max_entries=10, max_bytes=1000, clock=lambda: now[0])
+    cache.put("popular", 200, b"old")
+    assert cache.get("popular") == (200, b"old")  # asked again: protected
+    now[0] = 55.0
+    assert cache.lookup("popular")[2]  # due for its refresh
+
+    async def compute() -> tuple[int, bytes]:
+        return 200, b"new"
+
+    cache.refresh("popular", compute)
+    await asyncio.gather(*cache._refreshing)
+    for i in range(30):  # a stream of distinct one-off searches, keystroke by keystroke
+        cache.put(f"one-off {i}", 200, b"x")
+    assert cache.get("popular") == (200, b"new")
+
+
 def test_the_cache_holds_at_most_its_bytes():
     cache = ResponseCache(ttl_s=10, max_entries=100, max_bytes=10)
     cache.put("a", 200, b"12345")
@@ -266,7 +284,7 @@ async def test_an_answer_near_its_expiry_is_served_while_one_request_recomputes_
     await _add_card(sessions, cat, "Zzyzx Road")
     calls = _slow_search(monkeypatch)
     cache = client.app[RESPONSE_CACHE]
-    later = cache._clock() + cache.ttl_s * 0.79  # past the refresh point, before the earliest expiry
+    later = cache._clock() + cache.ttl_s * 0.55  # past the refresh point, before the earliest expiry
     cache._clock = lambda: later
     resps = await asyncio.gather(*(client.get("/v1/catalog/cards", params={"name": "zzyzx"}, headers=auth)
                                    for _ in range(5)))
@@ -285,10 +303,10 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
     now = [0.0]
     cache = ResponseCache(ttl_s=100, max_entries=10, clock=lambda: now[0])
     cache.put("a", 200, b"old")
-    now[0] = 50.0
+    now[0] = 25.0
     assert cache.lookup("a") == (200, b"old", False)  # young: no refresh
-    now[0] = 79.0
-    assert cache.lookup("a") == (200, b"old", True)  # in its last quarter: due
+    now[0] = 55.0
+    assert cache.lookup("a") == (200, b"old", True)  # in the last half of its life (60-100): due
     release = asyncio.Event()
 
     async def compute() -> tuple[int, bytes]:
@@ -297,7 +315,7 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
 
     cache.refresh("a", compute)
     cache.refresh("a", compute)  # already running: not a second one
-    now[0] = 104.0  # expired (it lives 80-100), but its refresh runs: the held answer stands, nobody else refreshes
+    now[0] = 104.0  # expired (it lives 60-100), but its refresh runs: the held answer stands, nobody else refreshes
     assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
     now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
     assert cache.lookup("a") is None
@@ -309,6 +327,39 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
     assert await waiting == (200, b"new") and cache.lookup("a") == (200, b"new", False)
     now[0] = 1000.0  # expired with no refresh running: gone
     assert cache.lookup("a") is None
+
+
+async def test_refreshes_queued_behind_others_are_not_timed_out_by_the_wait():
+    cache = ResponseCache(ttl_s=100, max_entries=10)
+    started: list[str] = []
+
+    def compute(key: str, delay: float):
+        async def run() -> tuple[int, bytes]:
+            started.append(key)
+            await asyncio.sleep(delay)
+            return 200, key.encode()
+        return run
+
+    for key in "abc":
+        cache.put(key, 200, b"old")
+    # two refreshes run at once; the third waits for a slot longer than its own time limit
+    cache.refresh("a", compute("a", 0.2), timeout_s=0.3)
+    cache.refresh("b", compute("b", 0.2), timeout_s=0.3)
+    cache.refresh("c", compute("c", 0.05), timeout_s=0.1)
+    await asyncio.gather(*cache._refreshing)
+    assert started == ["a", "b", "c"] and [cache.get(k) for k in "abc"] == [(200, b"a"), (200, b"b"), (200, b"c")]
+
+
+def test_entries_made_together_come_due_over_a_spread_and_each_is_due_for_half_its_life():
+    now = [0.0]
+    cache = ResponseCache(ttl_s=100, max_entries=1000, max_bytes=1 << 20, clock=lambda: now[0])
+    for i in range(400):
+        cache.put(i, 200, b"x")
+    due_from = sorted(e[0] for e in cache._entries.values())
+    # after a start or a catalog change every answer is made within seconds: their refreshes do not all fall
+    # in one burst, and an answer asked only every 30 s (a third of the TTL) is still refreshed before it expires
+    assert due_from[0] < 33 and due_from[-1] > 47
+    assert all(expires - due >= 30 for due, expires, _s, _b in cache._entries.values())
 
 
 async def test_an_answer_computed_before_a_catalog_change_is_neither_kept_nor_handed_on():
