@@ -10,6 +10,7 @@ valued at); a population figure is the plain count, qualified copies apart.
 from __future__ import annotations
 
 import statistics
+import uuid
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -364,22 +365,17 @@ async def _analytics(env: Env) -> dict[str, Any]:
     return await invoke("collection_analytics", {"collection_id": env.values["collection"]}, env.ctx)
 
 
+async def _owned_ids(env: Env) -> list[str]:
+    """The owned cards' ids: owning a Charizard is not owning every Charizard."""
+    out = await invoke("collection_cards_list", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
+    return [c["cardId"] for c in out.get("cards", [])]
+
+
 async def _owned(env: Env) -> set[str]:
-    out = await invoke("collection_cards_list", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
-    return await _names(env, [c["cardId"] for c in out.get("cards", [])])
-
-
-async def _owned_ids(env: Env) -> set[str]:
-    """The owned cards' ids (hex): owning a Charizard is not owning every Charizard."""
-    import uuid
-
-    out = await invoke("collection_cards_list", {"collection_id": env.values["collection"], "take": 100}, env.ctx)
-    return {uuid.UUID(c["cardId"]).hex for c in out.get("cards", [])}
+    return await _names(env, await _owned_ids(env))
 
 
 async def _names(env: Env, ids: list[str]) -> set[str]:
-    import uuid
-
     async with env.sessions() as s:
         return {norm(n) for n in (await s.scalars(select(Card.name).where(Card.id.in_([uuid.UUID(i) for i in ids]))))}
 
@@ -459,28 +455,24 @@ async def f_missing(env: Env, card: Identity | None, arg: Any, ents: dict) -> Ex
 
 
 async def f_owns(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    owned = await _owned(env)
-    yes = _hex(card.card_id) in await _owned_ids(env)
+    ids = await _owned_ids(env)
+    owned = await _names(env, ids)
+    yes = _hex(card.card_id) in {_hex(i) for i in ids}
     return Expect(card=card, says=[["yes", "you have", "you own", "in your collection"] if yes else
                                    ["no", "not in your collection", "don't have", "do not have", "don't own"]],
                   allowed=owned)
 
 
+async def _wanted_ids(env: Env) -> list[str]:
+    out = await invoke("list_cards_list", {"list_id": env.values["wantlist"], "take": 100}, env.ctx)
+    return [c["cardId"] for c in out.get("cards", [])]
+
+
 async def _wanted(env: Env) -> set[str]:
-    out = await invoke("list_cards_list", {"list_id": env.values["wantlist"], "take": 100}, env.ctx)
-    return await _names(env, [c["cardId"] for c in out.get("cards", [])])
-
-
-async def _wanted_ids(env: Env) -> set[str]:
-    import uuid
-
-    out = await invoke("list_cards_list", {"list_id": env.values["wantlist"], "take": 100}, env.ctx)
-    return {uuid.UUID(c["cardId"]).hex for c in out.get("cards", [])}
+    return await _names(env, await _wanted_ids(env))
 
 
 def _hex(card_id: Any) -> str:
-    import uuid
-
     return card_id.hex if isinstance(card_id, uuid.UUID) else uuid.UUID(str(card_id)).hex
 
 
@@ -493,10 +485,11 @@ async def f_wantlist(env: Env, card: Identity | None, arg: Any, ents: dict) -> E
 
 async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     """Is this card on the caller's want list: a plain yes or no, naming the card."""
-    yes = _hex(card.card_id) in await _wanted_ids(env)
+    ids = await _wanted_ids(env)
+    yes = _hex(card.card_id) in {_hex(i) for i in ids}
     return Expect(card=card, says=[["yes", "is on your", "already on", "it's on", "it is on"] if yes else
                                    ["no", "not on", "isn't on", "is not on"], WANT_LIST_WORDS],
-                  not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _wanted(env))
+                  not_says=["not on", "isn't on", "is not on"] if yes else [], allowed=await _names(env, ids))
 
 
 async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.builtin.collector_typing import tidy
+
 _CONTEXT_ID = re.compile(r"-\s*collectionId:\s*([0-9A-Fa-f-]{36})")
 
 
@@ -68,8 +70,6 @@ ABBREVIATIONS = {"mv": "market value", "fmv": "fair market value"}
 
 def respell(text: str) -> str:
     text = re.sub(r"\b(?:mv|fmv)\b", lambda m: ABBREVIATIONS[m.group(0).lower()], text, flags=re.I)
-    from agent.builtin.collector_typing import tidy
-
     text = re.sub(r"\b[A-Za-z]{3,4}\b", lambda m: SHORT_TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
     return tidy(text)

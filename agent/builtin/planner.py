@@ -118,24 +118,33 @@ def _entities(st: State, kind: str) -> list[dict[str, Any]]:
     return [e for e in (_link(st) or {}).get("entities") or [] if e.get("kind") == kind]
 
 
+def _chosen(st: State) -> dict[str, Any] | None:
+    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data())
+
+
 def _card(st: State) -> dict[str, Any] | None:
-    return chosen_card(_link(st), st.ent, priced=answers.priced(st), with_data=st.tied_with_data()) or _owned_tied(st)
+    return _chosen(st) or _owned_tied(st)
 
 
 OWNED_FIRST = {"price", "trend"}   # families where "my X" among several cards of that name is the one I own
 
 
-def _mine_undecided(st: State) -> bool:
-    """ "value on my rickey henderson card": my card, which the words alone do not tell from the others."""
+def _mine_ambiguous(st: State) -> bool:
+    """ "value on my rickey henderson card": my card, with several cards of the name linked."""
     link = _link(st) or {}
     return bool(st.mine and st.intent is not None and st.intent.name in OWNED_FIRST and link.get("ambiguous")
-                and not link.get("unlinked") and _collection(st) is not None and chosen_card(link, st.ent, priced=answers.priced(st),
-                                                             with_data=st.tied_with_data()) is None)
+                and not link.get("unlinked") and _collection(st) is not None)
+
+
+def _mine_undecided(st: State) -> bool:
+    """My card, which the words alone do not tell from the others."""
+    return _mine_ambiguous(st) and _chosen(st) is None
 
 
 def _owned_tied(st: State) -> dict[str, Any] | None:
-    """The card I own of the name asked, once the collection is read (``_mine_undecided``)."""
-    if not (st.ok("owned") and _mine_undecided(st)):
+    """The card I own of the name asked, once the collection is read; ``_card`` asks only when the words
+    chose none."""
+    if not (st.ok("owned") and _mine_ambiguous(st)):
         return None
     owned = answers.collection.named_owned(st)
     if not owned or not owned.get("cardId"):
