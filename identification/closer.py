@@ -98,17 +98,21 @@ async def _closer(e: Escalation, grey: bool) -> None:
 
 
 async def _spot_closer(e: Escalation, names: CatalogNames, first: int) -> None:
-    """Catalog names spotted in the closer read's lines (``e.line_crops`` from ``first``) as soon as it
-    ends: a name it read garbled is often the clear best fit of the recogniser's output it already has
-    (the same lines ``spot_names`` spots in, much later), so only crops the angle classifier read the
-    other way are recognised again."""
+    """Catalog names spotted in the closer read's lines wide enough to hold one (``e.line_crops`` from
+    ``first``) as soon as it ends: a name it read garbled is often the clear best fit of the recogniser's
+    output it already has (the same lines ``spot_names`` spots in, much later), so only lines the angle
+    classifier read the other way are recognised again."""
     turn = bool(e.way_up())
-    todo = [i for i in range(first, len(e.line_crops)) if (k := e.closer_probs[i]) is None or k[0] != turn]
+    wide = [i for i in range(first, len(e.line_crops))
+            if (c := e.line_crops[i]).shape[1] >= smallprint.NAME_ASPECT * c.shape[0]]
+    todo = [i for i in wide if (k := e.closer_probs[i]) is None or k[0] != turn]
     crops = [np.ascontiguousarray(e.line_crops[i][::-1, ::-1]) if turn else e.line_crops[i] for i in todo]
     if todo:
         for i, (_, _, p) in zip(todo, await run_cpu(ocr.frames, crops, names.classes)):
             e.closer_probs[i] = (turn, p)
-    await _spot(e, names, [k[1] for k in e.closer_probs[first:] if k is not None])
+    probs = [k[1] for i in wide if (k := e.closer_probs[i]) is not None and k[0] == turn]
+    if probs:
+        await _spot(e, names, probs)
 
 
 async def read_colour(e: Escalation) -> None:
