@@ -4,10 +4,10 @@ Each step reads the card (or its print) another way, merges what it reads into t
 and candidates, and the escalation stops at the first step after which the text names one card
 (``scoring.weak_text`` is false), or when the photo's time budget is spent (no further step starts).
 In order: catalog names spotted in the first read's own lines, the card enlarged and sharpened, the
-same in grey levels, the lines of both recognised upside down (blurred print the angle classifier did
-not turn), the corners (a number no line was found for), the small print found by morphology, catalog
-names spotted in it, and what tells the cards of the name read apart (release words, then numbers:
-``identification.namesakes``).
+same in grey levels (each with catalog names spotted in its own lines as it ends), the lines of both
+recognised upside down (blurred print the angle classifier did not turn), the corners (a number no
+line was found for), the small print found by morphology, catalog names spotted in it, and what tells
+the cards of the name read apart (release words, then numbers: ``identification.namesakes``).
 
 Once a read was sure of some line (``reading.upside_down``) and the text names some card (``way_up``),
 the steps that follow read the card only the way it lies. The corners come after the closer reads
@@ -48,6 +48,7 @@ class Escalation:
     names: Callable[[], Awaitable[CatalogNames]]  # the catalog's names, built on first use
     segment_id: Any = None
     line_crops: list = field(default_factory=list)
+    closer_probs: list = field(default_factory=list)  # per closer line crop: (read turned, its columns) or None
     corner_probs: list = field(default_factory=list)
     number_probs: list = field(default_factory=list)
     small: Any = None  # what ``smallprint.read`` found
@@ -79,12 +80,39 @@ Step = Callable[[Escalation], Awaitable[None]]
 
 
 async def _closer(e: Escalation, grey: bool) -> None:
+    """A closer read merged, then catalog names spotted in its own lines from the recogniser output it
+    kept (``_spot_closer``)."""
     way: list[bool | None] = []
-    lines, crops = await run_cpu(pipeline.read_closer, e.reading.crop, grey=grey, way=way)
+    names = await e.names()
+    kept: list = []
+    lines, crops = await run_cpu(pipeline.read_closer, e.reading.crop, grey=grey, way=way, probs=kept,
+                                 classes=names.classes)
+    kept = [*kept[:len(crops)], *[None] * (len(crops) - len(kept))]
     e.line_crops += crops
+    e.closer_probs += kept
     if e.reading.upside_down is None and way:  # the first read was sure of no line; this one may be
         e.reading.upside_down = way[0]
     await e.merge(lines)
+    if crops:
+        await _spot_closer(e, names, len(e.line_crops) - len(crops))
+
+
+async def _spot_closer(e: Escalation, names: CatalogNames, first: int) -> None:
+    """Catalog names spotted in the closer read's lines wide enough to hold one (``e.line_crops`` from
+    ``first``) as soon as it ends: a name it read garbled is often the clear best fit of the recogniser's
+    output it already has (the same lines ``spot_names`` spots in, much later), so only lines the angle
+    classifier read the other way are recognised again."""
+    turn = bool(e.way_up())
+    wide = [i for i in range(first, len(e.line_crops))
+            if (c := e.line_crops[i]).shape[1] >= smallprint.NAME_ASPECT * c.shape[0]]
+    todo = [i for i in wide if (k := e.closer_probs[i]) is None or k[0] != turn]
+    crops = [np.ascontiguousarray(e.line_crops[i][::-1, ::-1]) if turn else e.line_crops[i] for i in todo]
+    if todo:
+        for i, (_, _, p) in zip(todo, await run_cpu(ocr.frames, crops, names.classes)):
+            e.closer_probs[i] = (turn, p)
+    probs = [k[1] for i in wide if (k := e.closer_probs[i]) is not None and k[0] == turn]
+    if probs:
+        await _spot(e, names, probs)
 
 
 async def read_colour(e: Escalation) -> None:
@@ -143,11 +171,14 @@ async def spot_read_lines(e: Escalation) -> None:
 
 async def spot_names(e: Escalation) -> None:
     """Every catalog name scored against the recogniser's per-frame output of the small print and the
-    closer reads' lines (``vision.spotting``, in a thread off the event loop); names spotted well
-    enough to count as read, and their cards, join the evidence and the candidates."""
+    closer reads' lines (``vision.spotting``, in a thread off the event loop; the closer reads' own output
+    reused where they read a line the way it is read here); names spotted well enough to count as read,
+    and their cards, join the evidence and the candidates."""
     names = await e.names()
+    turn = bool(e.way_up())
+    known = [k[1] if k is not None and k[0] == turn else None for k in e.closer_probs]
     name_probs, e.number_probs = await run_cpu(smallprint.spotting_probs, e.reading.crop, e.small, e.line_crops,
-                                               names.classes, e.way_up())
+                                               names.classes, e.way_up(), known)
     await _spot(e, names, name_probs)
 
 

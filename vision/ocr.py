@@ -102,13 +102,14 @@ Recognised = tuple[bool, np.ndarray]
 
 
 def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list[bool] | None = None,
-         probs: list[Recognised | None] | None = None, probs_aspect: float = 0.0
+         probs: list[Recognised | None] | None = None, probs_aspect: float = 0.0, classes: np.ndarray | None = None
          ) -> list[tuple[str, float, list]]:
     """``[(text, score, box)]``; ``crops``: see the module's notes; ``turned``: filled with one flag per
     line returned, whether the angle classifier turned it round before it was recognised (as
     rapidocr does: its label "180" above the classifier's threshold); ``probs`` (with ``crops``): filled
     with one entry per crop, what the recogniser output for it (``Recognised``) for crops at least
-    ``probs_aspect`` times as wide as tall, else None, so later steps need not recognise them again."""
+    ``probs_aspect`` times as wide as tall, else None, so later steps need not recognise them again;
+    ``classes``: keep only those columns of them (``columns``), as ``frames`` gives them."""
     if not available():  # pragma: no cover
         return []
     eng = engine()
@@ -119,7 +120,8 @@ def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list
     else:  # the engine's own steps (RapidOCR.run_ocr_steps), keeping the line crops, the classifier's verdicts
         # and the recogniser's output
         img, op_record = eng.preprocess_img(bgr)
-        det, cls, rec, line_crops, kept = _steps(eng, img, op_record, probs_aspect if probs is not None else None)
+        det, cls, rec, line_crops, kept = _steps(eng, img, op_record, probs_aspect if probs is not None else None,
+                                                 classes)
         verdicts: list[bool] = []
         if rec.txts is not None:  # as build_final_output keeps the lines: those with text
             thresh = eng.cfg.Cls.cls_thresh
@@ -143,10 +145,11 @@ def read(rgb: np.ndarray, *, crops: list[np.ndarray] | None = None, turned: list
     return out
 
 
-def _steps(eng, img: np.ndarray, op_record: dict, aspect: float | None):
+def _steps(eng, img: np.ndarray, op_record: dict, aspect: float | None, classes: np.ndarray | None = None):
     """``RapidOCR.run_ocr_steps`` (rapidocr 3.10.0, every step on) with its recogniser's steps done here
     (``_recognised``) so as to keep, for each crop ``aspect`` times as wide as tall or more (none when
-    ``aspect`` is None), the probabilities behind its reading: ``(det, cls, rec, crops, probs)``."""
+    ``aspect`` is None), the probabilities behind its reading (of ``classes`` only, if given):
+    ``(det, cls, rec, crops, probs)``."""
     from rapidocr.ch_ppocr_cls import TextClsOutput
     from rapidocr.ch_ppocr_det import TextDetOutput
     from rapidocr.ch_ppocr_rec import TextRecOutput
@@ -161,17 +164,17 @@ def _steps(eng, img: np.ndarray, op_record: dict, aspect: float | None):
     except RapidOCRError:
         return det, TextClsOutput(), TextRecOutput(), [], []
     keep = [aspect is not None and min(c.shape[:2]) >= 2 and c.shape[1] >= aspect * c.shape[0] for c in line_crops]
-    rec, probs = _recognised(eng, cls_crops, keep)
+    rec, probs = _recognised(eng, cls_crops, keep, classes)
     if rec.txts is None:
         return det, cls, TextRecOutput(), [], []
     return det, cls, rec, line_crops, probs
 
 
-def _recognised(eng, crops: list[np.ndarray], keep: list[bool]):
+def _recognised(eng, crops: list[np.ndarray], keep: list[bool], classes: np.ndarray | None = None):
     """``TextRecognizer.__call__`` (rapidocr 3.10.0: crops sorted by proportions, run ``rec_batch_num`` at a
     time, each batch padded to its widest, the same decoding), so its readings are the engine's own, plus
-    each kept crop's probabilities cut to the frames over its own width (as ``_frames`` cuts them):
-    ``(TextRecOutput, [probabilities or None per crop])``."""
+    each kept crop's probabilities cut to the frames over its own width (as ``_frames`` cuts them), and to
+    ``classes`` (``columns``) if given: ``(TextRecOutput, [probabilities or None per crop])``."""
     from rapidocr.ch_ppocr_rec import TextRecOutput
 
     rec = eng._load_rec_model()
@@ -194,7 +197,8 @@ def _recognised(eng, crops: list[np.ndarray], keep: list[bool]):
             out[i] = lines[k]
             if keep[i]:
                 own = max(img_w / img_h, ratios[i])
-                probs[i] = preds[k, :min(preds.shape[1], int(math.ceil(preds.shape[1] * own / widest)))].copy()
+                p = preds[k, :min(preds.shape[1], int(math.ceil(preds.shape[1] * own / widest)))]
+                probs[i] = p.copy() if classes is None else columns(p, classes)
     txts, scores = zip(*out)
     # no word boxes, as rapidocr's recogniser fills them when not asked for any
     return TextRecOutput(list(crops), tuple(txts), list(scores), tuple([None] * len(crops)), 0.0), probs  # type: ignore[arg-type]

@@ -56,17 +56,18 @@ class Analysis:
 
 
 def _ocr_lines(img: np.ndarray, max_side: int = OCR_SIZE[1], crops: list | None = None,
-               turned: list[bool] | None = None, probs: list | None = None) -> list[tuple[str, float, list]]:
-    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``, ``turned``, ``probs``: see
-    ``ocr.read``, which keeps probabilities for crops wide enough to hold a name; ``turned`` is left empty
-    when the engine gave no verdict per line)."""
+               turned: list[bool] | None = None, probs: list | None = None, probs_aspect: float = smallprint.NAME_ASPECT,
+               classes: np.ndarray | None = None) -> list[tuple[str, float, list]]:
+    """OCR lines with score >= 0.5; boxes in the input's coordinates (``crops``, ``turned``, ``probs``,
+    ``probs_aspect``, ``classes``: see ``ocr.read``; by default it keeps probabilities for crops wide enough
+    to hold a name; ``turned`` is left empty when the engine gave no verdict per line)."""
     h, w = img.shape[:2]
     s = min(1.0, max_side / max(h, w))
     if s < 1.0:
         img = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
     flags: list[bool] = []
     found = ocr.read(img) if crops is None and turned is None else ocr.read(
-        img, crops=crops, turned=flags, probs=probs, probs_aspect=smallprint.NAME_ASPECT)
+        img, crops=crops, turned=flags, probs=probs, probs_aspect=probs_aspect, classes=classes)
     if turned is not None and len(flags) == len(found):
         turned.extend(f for f, (_, sc, _) in zip(flags, found) if sc >= 0.5)
     return [(t, sc, [[x / s, y / s] for x, y in b]) for t, sc, b in found if sc >= 0.5]
@@ -88,7 +89,8 @@ def orientation(found: list[tuple[str, float, list]], turned: list[bool]) -> boo
     return votes.pop() if len(votes) == 1 else None
 
 
-def read_closer(crop: np.ndarray, *, grey: bool = False, way: list[bool | None] | None = None
+def read_closer(crop: np.ndarray, *, grey: bool = False, way: list[bool | None] | None = None,
+                probs: list[ocr.Recognised | None] | None = None, classes: np.ndarray | None = None
                 ) -> tuple[list[str], list[np.ndarray]]:
     """A second, slower read of a straightened card whose first read named no card: the crop enlarged
     2x (bicubic) and sharpened, so print a few pixels tall reaches the recogniser with more detail.
@@ -97,13 +99,14 @@ def read_closer(crop: np.ndarray, *, grey: bool = False, way: list[bool | None] 
     colours; on blurred, noisy photos the text detector then finds lines it misses in colour (red
     numbers on white, light names on a dark bar) while it loses others, so it is a further read, not
     a replacement. Returns the lines and the line crops, for ``read_turned``; ``way``, if given,
-    gets which way up this read found the card (``orientation``)."""
+    gets which way up this read found the card (``orientation``); ``probs``, if given, gets for every line
+    crop what the recogniser output for it, of ``classes`` only (``ocr.read``), for spotting names."""
     big = enlarged(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY) if grey else crop)
     if grey:  # enlarged as one channel, a third of the work, then made the three alike channels the OCR takes
         big = cv2.cvtColor(big, cv2.COLOR_GRAY2RGB)
     line_crops: list[np.ndarray] = []
     turned: list[bool] = []
-    found = _ocr_lines(big, 2 * max(crop.shape[:2]), line_crops, turned)
+    found = _ocr_lines(big, 2 * max(crop.shape[:2]), line_crops, turned, probs, 0.0, classes)
     if way is not None:
         way.append(orientation(found, turned))
     return [t for t, _, _ in found], line_crops

@@ -142,16 +142,23 @@ def read(crop: np.ndarray, classes: np.ndarray, upside_down: bool | None = None)
 
 
 def spotting_probs(crop: np.ndarray, found: SmallPrint, closer: list[np.ndarray], classes: np.ndarray,
-                   upside_down: bool | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+                   upside_down: bool | None = None, known: list[np.ndarray | None] | None = None
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Per-frame probabilities (``ocr.frames``, ``classes``) to spot in: ``(names, numbers)``, the
     lines long enough to hold a name, at both margins (the tight one already read by ``read``), and
     ``closer`` (the closer reads' line crops, as the text detector cut them: turned round when the
-    card is known to lie upside down); for numbers every line found (tight margin) and ``closer``."""
+    card is known to lie upside down); for numbers every line found (tight margin) and ``closer``.
+    ``known``: per closer crop, its probabilities read that way already (None: recognised here)."""
     names = [i for i, b in enumerate(found.boxes) if b[2] >= NAME_ASPECT * b[3]]
     wide = line_crops(crop, [found.boxes[i] for i in names], MARGINS[1:], turned=found.turned)
+    have = list(known or [])[:len(closer)] + [None] * max(0, len(closer) - len(known or []))
+    todo = [c for c, k in zip(closer, have) if k is None]
     if upside_down:
-        closer = [np.ascontiguousarray(c[::-1, ::-1]) for c in closer]
-    more = [p for _, _, p in ocr.frames([*wide, *closer], classes)]
+        todo = [np.ascontiguousarray(c[::-1, ::-1]) for c in todo]
+    fresh = [p for _, _, p in ocr.frames([*wide, *todo], classes)]
+    read = iter(fresh + [np.zeros((0, len(classes) + 1), np.float32)] * (len(wide) + len(todo) - len(fresh)))
+    more = [next(read) for _ in wide]
+    more += [next(read) if k is None else k for k in have]
     return [*(found.probs[i] for i in names), *more], [*found.probs, *more[len(wide):]]
 
 

@@ -61,6 +61,9 @@ class NameSpotter:
         frame probabilities; ``allowed``: a boolean mask over names (e.g. one segment's)."""
         if not len(self.owner) or probs.ndim != 2 or probs.shape[0] < 2:
             return {}
+        read = _characters_read(probs)
+        if read < MIN_READ_SHARE * self.lengths.min():
+            return {}  # too few characters read for any name (``ok`` below would drop every one)
         lp = np.log(np.maximum(probs, 1e-12))
         best = lp.max(axis=1)
         present = lp.max(axis=0).astype(np.float32)  # each class at its best frame
@@ -70,7 +73,7 @@ class NameSpotter:
         ok = np.ones(len(self.owner), bool) if allowed is None else allowed[self.owner]
         # the recogniser must see about as many characters as the name has: on a line it is unsure of
         # (a stripe, a smudge, read as "1") every name scores close to its own best path
-        ok &= self.lengths <= _characters_read(probs) / MIN_READ_SHARE
+        ok &= self.lengths <= read / MIN_READ_SHARE
         bag = np.where(ok, bag, -np.inf)
         order = np.argsort(-bag)[:shortlist]
         pick = order[np.isfinite(bag[order])]

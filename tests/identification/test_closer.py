@@ -165,7 +165,7 @@ async def test_what_was_spotted_stays_evidence_after_a_closer_read_adds_lines(mo
     # the first read's name line is spotted as a name of two cards (so the reads go on); a closer read then
     # reads the line as a near spelling of another name: the spotted name still counts (a further read adds lines, it does not unsay the print)
     monkeypatch.setattr(ocr, "frames", lambda crops, classes: [("", 0.0, np.zeros((4, 3), np.float32)) for _ in crops])
-    monkeypatch.setattr(pipeline, "read_closer", lambda crop, grey=False, way=None: (["Mke Verona"], []))
+    monkeypatch.setattr(pipeline, "read_closer", lambda crop, grey=False, way=None, **_: (["Mke Verona"], []))
     reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0, crop=np.zeros((70, 50, 3), np.uint8),
                                lines=["HJO", "Nike Veroes"], line_crops=[np.zeros((20, 160, 3), np.uint8)])
 
@@ -177,3 +177,44 @@ async def test_what_was_spotted_stays_evidence_after_a_closer_read_adds_lines(mo
     assert "Mke Verona" in reading.lines and BAILEY["card"].id in e.cands
     assert ev.spotted.names.get("Mike Vernon", 0.0) >= THRESHOLDS.name_read
     assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read
+
+
+async def test_a_closer_reads_lines_are_spotted_as_soon_as_it_ends_from_the_output_it_kept(monkeypatch):
+    # a small re-save: the 2x read garbles the name ("Mke Veras") but its line is the clear best fit of Mike
+    # Vernon; the read kept the recogniser's output for its lines, so spotting needs no recogniser run for
+    # those read the way the card is read (upright here), one for the line the angle classifier turned
+    # round; and ``spot_names`` later reuses both outputs
+    cut: list = []
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: cut.extend(crops) or
+                        [("", 0.0, np.full((4, 3), 0.5, np.float32)) for _ in crops])
+    same, turned = np.zeros((20, 160, 3), np.uint8), np.ones((20, 160, 3), np.uint8)
+    kept = np.random.default_rng(1).random((5, 3)).astype(np.float32)
+
+    def read_closer(crop, *, grey=False, way=None, probs=None, classes=None):
+        assert classes is Names.classes
+        probs += [(False, kept), (True, np.zeros((5, 3), np.float32))]
+        return ["Mke Veras"], [same, turned]
+
+    monkeypatch.setattr(pipeline, "read_closer", read_closer)
+    spotted: list = []
+
+    class Spy(Names):
+        def spot(self, probs, **kw):
+            spotted.append(list(probs))
+            return super().spot(probs, **kw)
+
+    async def names():
+        return Spy()
+
+    reading = pipeline.Reading(quad=np.zeros((4, 2)), kind="card", detect_score=1.0, crop=np.zeros((70, 50, 3), np.uint8),
+                               lines=["HJO"])
+    e = closer.Escalation(reading, evidence(reading.lines), {}, CloserLookup(), names)
+    ev = await closer.escalate(e, None, steps=(closer.read_colour,))
+    assert len(cut) == 1 and cut[0] is turned
+    assert spotted[0][0] is kept and spotted[0][1].shape == (4, 3)
+    assert name_similarity(ev, "Mike Vernon") >= THRESHOLDS.name_read and VERNON["card"].id in e.cands
+    given: list = []
+    monkeypatch.setattr(closer.smallprint, "spotting_probs",
+                        lambda crop, found, closer_crops, classes, way, known: given.append(known) or ([], []))
+    await closer.spot_names(e)
+    assert given[0][0] is kept and given[0][1] is e.closer_probs[1][1]

@@ -57,5 +57,5 @@ def tiny_print(monkeypatch, spelled: list[str], *, reads: list[str] = ("NHL",), 
     where names are looked for and ``numbers`` (blurred) where card numbers are."""
     read_lines(monkeypatch, list(reads))
     monkeypatch.setattr(smallprint, "read", lambda crop, classes, upside_down=None: smallprint.SmallPrint(texts=[], boxes=[], turned=False))
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None: (
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None, known=None: (
         [kept(spell(t), classes) for t in spelled], [kept(spell(t, blur=0.4), classes) for t in numbers]))

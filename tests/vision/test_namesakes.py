@@ -199,7 +199,7 @@ async def test_a_number_blurred_past_spotting_still_breaks_a_tie_between_namesak
     monkeypatch.setattr(smallprint, "read", lambda crop, classes, upside_down=None: smallprint.SmallPrint(
         texts=[], boxes=[], turned=False))
     for want, last in ((cards[1], {"8": 0.5, "7": 0.4}), (cards[0], {"7": 0.5, "8": 0.4})):
-        monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None,
+        monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None, known=None,
                             last=last: ([], [kept(_blurred_number("7", last), classes)]))
         (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
         assert d.card.id == str(want.id), last

@@ -104,3 +104,20 @@ def test_keeping_the_recognisers_output_reads_the_same_and_keeps_it_for_wide_lin
             alone = ocr.frame_probs([np.ascontiguousarray(crop[::-1, ::-1]) if turned else crop])[0]
             assert ocr.decode(p)[0] == ocr.decode(alone)[0]
             assert not ocr.decode(p)[0].strip() or ocr.decode(p)[0] in texts
+
+
+def test_the_recognisers_output_kept_for_some_classes_is_what_frames_gives_for_them():
+    # a closer read keeps, for every line, only the classes catalog names use (kilobytes a line, not the
+    # ~18,700-class output): the columns of the full output, as ``frames`` cuts them
+    card = _card()
+    classes = np.array([0, *range(10, 60)], dtype=np.int64)
+    crops: list = []
+    full: list = []
+    ocr.read(card, crops=crops, turned=[], probs=full, probs_aspect=0.0)
+    crops2: list = []
+    cut: list = []
+    assert ocr.read(card, crops=crops2, turned=[], probs=cut, probs_aspect=0.0, classes=classes) == ocr.read(card)
+    assert len(cut) == len(crops2) == len(full) and all(p is not None for p in cut)
+    for (t1, p1), (t2, p2) in zip(full, cut):
+        assert t1 == t2 and p2.shape == (p1.shape[0], len(classes) + 1)
+        assert np.array_equal(p2, ocr.columns(p1, classes))

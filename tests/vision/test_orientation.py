@@ -85,7 +85,7 @@ async def _reads(ctx, cat, monkeypatch, lines: list[str], upside_down: bool | No
     corners: list = []
     monkeypatch.setattr(pipeline, "analyse", analyse)
 
-    def read_closer(crop, *, grey=False, way=None):
+    def read_closer(crop, *, grey=False, way=None, **_):
         way.append(closer_way)
         return lines, [np.zeros((8, 40, 3), np.uint8)]
 
@@ -127,3 +127,19 @@ def test_the_closer_reads_lines_of_a_card_known_upside_down_are_spotted_turned_r
         names, _ = smallprint.spotting_probs(card, none, line_crops, classes, upside_down=way)
         best[way] = max(spotter.spot(p).get(0, -np.inf) for p in names)
     assert best[True] > -0.5 > best[None]
+
+
+def test_spotting_reuses_the_closer_reads_output_it_is_given_and_recognises_only_the_other_lines(monkeypatch):
+    # a closer read kept the recogniser's output for its lines: spotting names there recognises only those
+    # it has no output for (turned round as the card lies), and returns the kept output in the lines' order
+    classes = np.array([0, 1, 2])
+    a, b, c = (np.full((8, 40 + i, 3), i, np.uint8) for i in range(3))
+    kept = np.ones((5, 4), np.float32)
+    seen: list = []
+    monkeypatch.setattr(ocr, "frames", lambda crops, classes: seen.extend(crops) or
+                        [("", 0.0, np.full((3, 4), 0.5 + i, np.float32)) for i in range(len(crops))])
+    none = smallprint.SmallPrint(texts=[], boxes=[], turned=False)
+    names, numbers = smallprint.spotting_probs(np.zeros((70, 50, 3), np.uint8), none, [a, b, c], classes,
+                                               upside_down=True, known=[None, kept, None])
+    assert [s.shape for s in seen] == [a.shape, c.shape] and np.array_equal(seen[0], a[::-1, ::-1])
+    assert names[1] is kept and names[0][0, 0] == 0.5 and names[2][0, 0] == 1.5 and len(numbers) == 3

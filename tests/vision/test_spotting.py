@@ -94,6 +94,19 @@ def test_unrelated_print_spots_no_name_well():
     assert max(scores.values()) < -2.0
 
 
+def test_a_line_read_as_too_few_characters_for_any_name_is_not_scored(monkeypatch):
+    # a short line ("#96", a stripe read as "1"): under 30 % of the shortest name's characters read, every
+    # name is ruled out, so no name is shortlisted or scored at all (that work is most of a line's cost)
+    from vision import spotting
+
+    spotter = NameSpotter(NAMES, CHARSET)
+    called: list = []
+    real = spotting._ctc_log_likelihood
+    monkeypatch.setattr(spotting, "_ctc_log_likelihood", lambda *a: called.append(1) or real(*a))
+    assert spotter.spot(frames("Te", blur=0.1), extra=[NAMES.index("Mike Vernon")]) == {} and not called
+    assert spotter.spot(frames("Mike Vernon", blur=0.3)) and called
+
+
 def _card_with_small_print() -> np.ndarray:
     rng = np.random.default_rng(1)
     card = np.full((700, 500, 3), 245, np.uint8)

@@ -224,7 +224,7 @@ async def test_a_garbled_read_that_barely_prefers_a_namesake_is_checked_by_spott
         for name, number in (("Kevin Stevens", "Mc-3"), ("Scott Stevens", "Mc-24")):
             s.add(Card(id=uuid.uuid4(), set_id=judge.set_id, release_id=judge.release_id, name=name, number=number))
     read_lines(monkeypatch, ["Stevems"])
-    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None: (
+    monkeypatch.setattr(smallprint, "spotting_probs", lambda crop, found, line_crops, classes, upside_down=None, known=None: (
         [kept(spell("Scott Stevens"), classes)], []))
     (d,) = (await _identify(ctx, photo(cat, ["judge"], seed=7))).detections
     assert d.card.name == "Scott Stevens"
