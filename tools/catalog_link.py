@@ -203,6 +203,19 @@ def _two_letter_slip(index: Any, word: str, segment: str | None) -> list[Any]:
             if spelt[0] in fold(h.name).split() and len(fold(h.name).split()) <= 3]
 
 
+def _spelt_out_name(top: list[Any], toks: list[str]) -> list[Any]:
+    """A misspelt name read equally well as several names ("jirachii": Jirachi, Jirachi-EX, Shining Jirachi):
+    the one name that is the words put right, and nothing more, is read as the exact one would be; the
+    longer names stay as alternates."""
+    names = [h for h in top if h.kind == "name"]
+    if len(names) < 2 or any(h.exact for h in top):
+        return top
+    whole = [h for h in names if len(fold(h.name).split()) == len(toks) and _cover(toks, h.name) is not None]
+    if len(whole) != 1:
+        return top
+    return [h for h in top if h.kind != "name" or h is whole[0]]
+
+
 def _closest_releases(top: list[Any], toks: list[str]) -> list[Any]:
     """Misspelt releases and sets read equally well: the ones nearest the words, then with the fewest words
     besides ("evolutons" is Evolutions, not Mega Evolution or Prismatic Evolutions). Names are left as read."""
@@ -442,6 +455,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 best = max(fit.values())
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
                 top = _closest_releases(top, toks)
+                top = _spelt_out_name(top, toks)
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
                 # releases read equally well are all kept ("topps traded": every year's), other kinds a few
@@ -776,10 +790,16 @@ def _weaker_readings(ents: list[LinkedEntity], referring: bool) -> list[LinkedEn
     return ents
 
 
+def _put_right(e: LinkedEntity) -> bool:
+    """The entity's words are its whole name with a letter or two off each ("jirachii" -> Jirachi)."""
+    toks = fold(e.phrase).split()
+    return len(toks) == len(fold(e.name).split()) and _cover(toks, e.name) is not None
+
+
 def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: str) -> bool:
     """The question names a card outright ("blastoise", "sidney crosby") that ``row``, found only through a
     weaker reading of the words, is not: never answer another card for a name the catalog lacks."""
-    strong = [e for e in ents if e.kind == "name" and e.exact and not e.alternate and not e.from_history
+    strong = [e for e in ents if e.kind == "name" and (e.exact or _put_right(e)) and not e.alternate and not e.from_history
               and fold(e.phrase) not in common_words()]   # "my professor says...": an everyday word names no card
     if not strong:
         return False
@@ -787,7 +807,8 @@ def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: s
     card = fold(row.name or "")
     words = set(card.split())
     mine = [e for e in ents if e.kind == "name" and fold(e.name) == card]
-    if mine and all(e.alternate or not e.exact for e in mine):   # found only through part of other words
+    # found only through part of other words (a whole name put right, "jirachii deoxys", is said outright)
+    if mine and all(e.alternate or not (e.exact or _put_right(e)) for e in mine):
         beside = any(f" {fold(a.phrase)} {fold(b.phrase)} " in said for m in mine for e in strong
                      for a, b in ((m, e), (e, m)))
         if beside and not any(set(fold(e.name).split()) <= words for e in strong):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from store.search.fold import edit_distance, fold, max_edits
 from store.search.index import NameHit
 from tools._linking import read
-from tools.catalog_link import _longer_name, _misspelt_words, _two_letter_slip
+from tools.catalog_link import LinkedEntity, _longer_name, _misspelt_words, _put_right, _spelt_out_name, _two_letter_slip
 
 
 def _hit(name: str, kind: str = "name", distance: int = 0) -> NameHit:
@@ -79,3 +79,23 @@ def test_a_two_digit_number_before_a_name_with_a_maker_said_is_the_year():
     assert read("89 griffey").number == "89"
     assert read("#89 griffey topps").number == "89"
     assert read("top 10 griffey topps cards").year is None
+
+
+def _entity(name: str, phrase: str, exact: bool = False) -> LinkedEntity:
+    return LinkedEntity(kind="name", name=name, phrase=phrase, score=20.0, exact=exact, count=1, ids=[name])
+
+
+def test_a_misspelt_name_read_as_several_names_is_the_one_it_spells():
+    top = [_hit("Jirachi", distance=1), _hit("Jirachi-EX", distance=1), _hit("Shining Jirachi", distance=1),
+           _hit("Deoxys", kind="release")]
+    assert [h.name for h in _spelt_out_name(top, ["jirachii"])] == ["Jirachi", "Deoxys"]
+    # two names the words spell equally well: all kept (the cards decide)
+    top = [_hit("Rickey Henderson", distance=1), _hit("Ricky Henderon", distance=1)]
+    assert len(_spelt_out_name(top, ["rickey", "henderon"])) == 2
+
+
+def test_a_whole_name_put_right_counts_as_said_outright():
+    assert _put_right(_entity("Jirachi", "jirachii"))
+    assert _put_right(_entity("Frank Thomas", "frank tomas"))
+    # part of a longer name is not ("fossil": Mysterious Fossil)
+    assert not _put_right(_entity("Mysterious Fossil", "fossil"))
