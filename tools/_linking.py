@@ -437,6 +437,7 @@ def read(text: str) -> Reading:
         yy = int(word)
         r.year = str(1900 + yy if yy >= 30 else 2000 + yy)
         r.tokens.remove((pos, word))
+    _year_before_name(r, bare)
     if r.number is None:
         # a bare number left over ("charizard 4", "the 1999 one, 4") is a card number
         for pos, word in list(r.tokens):
@@ -473,6 +474,26 @@ def _drop_places(r: Reading) -> None:
             continue
         keep.append((pos, word))
     r.tokens = keep
+
+
+def _year_before_name(r: Reading, bare: list[tuple[int, str]]) -> None:
+    """"89 griffey upper deck", "the 87 mcgwire topps": a lone two-digit number said right before a name,
+    with a maker named too, is the year ("griffey 89" stays a card number; "top 10 ..." is no year)."""
+    if r.number is not None or r.years is not None or len(bare) != 1 or len(bare[0][1]) != 2:
+        return
+    pos, word = bare[0]
+    after = [(p, w) for p, w in r.tokens if p > pos]
+    before = re.findall(r"[#\w]+", r.text[:pos].lower())
+    if not after or not after[0][1].isalpha() or (before and (before[-1] in ("top", "no", "number", "card", "#")
+                                                              or before[-1].startswith("#"))):
+        return
+    nxt = fold(after[0][1])
+    if nxt in BRANDS or nxt in DOMAIN_WORDS or nxt in NEVER_NAMES or \
+            not any(fold(w) in BRANDS for _, w in after[1:]):
+        return
+    yy = int(word)
+    r.year = str(1900 + yy if yy >= 30 else 2000 + yy)
+    r.tokens.remove((pos, word))
 
 
 def runs(reading: Reading) -> list[list[str]]:

@@ -164,16 +164,56 @@ def _misspelt_words(index: Any, toks: list[str]) -> list[Any]:
     for i, w in enumerate(toks):
         if len(w) < 4 or len(toks) > 3:
             continue
-        probe = " ".join(toks[:i] + toks[i + 1:] + [w[:3]])
-        for h in index.names(probe, kinds=("name", "release", "set"), limit=20, prefix=True):
-            d = _cover(toks, h.name)
-            if d is not None and h.name not in out:
-                out[h.name] = dataclasses.replace(h, distance=d, exact=False)
+        # then by its first letter alone, beside the other words ("frank tomas" -> Frank Thomas,
+        # "bo jakson" -> Bo Jackson: the slip is in the first three letters)
+        for cut, limit in ((w[:3], 20), (w[:1], 60)):
+            if cut == w[:1] and (len(toks) < 2 or any(h.kind == "name" for h in out.values())):
+                break
+            probe = " ".join(toks[:i] + toks[i + 1:] + [cut])
+            for h in index.names(probe, kinds=("name", "release", "set"), limit=limit, prefix=True):
+                d = _cover(toks, h.name)
+                if d is not None and h.name not in out:
+                    out[h.name] = dataclasses.replace(h, distance=d, exact=False)
     def key(h: Any) -> tuple[int, int]:
         return h.distance, len(fold(h.name).split()) - len(toks)
 
     best = min((key(h) for h in out.values()), default=None)
     return sorted((h for h in out.values() if key(h) == best), key=lambda h: -h.score)
+
+
+SLIP_MAX = 2   # letters a long word may be off a name's word ("gyradose" -> Gyarados)
+
+
+def _two_letter_slip(index: Any, word: str, segment: str | None) -> list[Any]:
+    """A long word two letters off one name word and nearer no other ("gyradose" -> Gyarados): the names
+    holding that word, as a typo of it. Everyday words and swapped everyday words never are."""
+    if max_edits(word) < SLIP_MAX or not word.isalpha() or word in common_words() or _swapped_common(word):
+        return []
+    hits = [h for h in index.names(word, kinds=("name",), limit=20) if segment is None or h.segment in (None, segment)]
+    near: dict[str, int] = {}
+    for h in hits:
+        for t in fold(h.name).split():
+            if abs(len(t) - len(word)) <= SLIP_MAX and (d := edit_distance(word, t)) <= SLIP_MAX:
+                near[t] = d
+    best = min(near.values(), default=0)
+    spelt = [t for t, d in near.items() if d == best]
+    if not best or len(spelt) != 1 or spelt[0][0] != word[0]:
+        return []   # exact elsewhere, nothing near, or two name words as near: no one reading
+    return [dataclasses.replace(h, distance=best) for h in hits
+            if spelt[0] in fold(h.name).split() and len(fold(h.name).split()) <= 3]
+
+
+def _spelt_out_name(top: list[Any], toks: list[str]) -> list[Any]:
+    """A misspelt name read equally well as several names ("jirachii": Jirachi, Jirachi-EX, Shining Jirachi):
+    the one name that is the words put right, and nothing more, is read as the exact one would be; the
+    longer names stay as alternates."""
+    names = [h for h in top if h.kind == "name"]
+    if len(names) < 2 or any(h.exact for h in top):
+        return top
+    whole = [h for h in names if len(fold(h.name).split()) == len(toks) and _cover(toks, h.name) is not None]
+    if len(whole) != 1:
+        return top
+    return [h for h in top if h.kind != "name" or h is whole[0]]
 
 
 def _closest_releases(top: list[Any], toks: list[str]) -> list[Any]:
@@ -396,6 +436,8 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 if not hits and not only_domain and len(toks) > 1:
                     hits = [h for h in _misspelt_words(index, toks)
                             if (segment is None or h.segment in (None, segment)) and _accept(h, toks)]
+                if not hits and not only_domain and len(toks) == 1:
+                    hits = _two_letter_slip(index, toks[0], segment)
                 if only_domain:
                     hits = [h for h in hits if h.exact or (h.kind == "release" and not set(toks) <= GENERIC)]
                 if not hits and not only_domain:
@@ -413,6 +455,7 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 best = max(fit.values())
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
                 top = _closest_releases(top, toks)
+                top = _spelt_out_name(top, toks)
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
                 # releases read equally well are all kept ("topps traded": every year's), other kinds a few
@@ -458,6 +501,12 @@ def _partial_word(found: list[LinkedEntity], n: int) -> bool:
     return n == 1 and bool(found) and all(e.kind == "name" and not e.exact for e in found)
 
 
+def _longer_name(word: str, name_word: str) -> bool:
+    """``word`` is ``name_word`` with two or more letters more after it ("patrik" after Pat, "christopher"
+    after Chris): a longer given name, not a slip in it."""
+    return word.startswith(name_word) and len(word) - len(name_word) >= 2
+
+
 def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entities: list[LinkedEntity],
                       unlinked: list[str], run: list[str]) -> None:
     """Two neighbouring words each read only as part of someone's name ("lebron james" -> Juan LeBron,
@@ -466,9 +515,9 @@ def _drop_split_names(pieces: list[tuple[int, int, list[LinkedEntity]]], entitie
         (a, na, fa), (b, nb, fb) = pieces[k], pieces[k + 1]
         wa, wb = fold(run[a])[:3], fold(run[b])[:3]
         # "ozzy smith": the misspelt first name belongs to a Smith (a word before the surname; "drew brees"
-        # read as Tom Drees is not)
+        # read as Tom Drees is not); a longer first name is another person ("patrik mahommes" is not Pat Mahomes)
         if any(t.startswith(wb) for e in fa for t in fold(e.name).split()[1:]) or \
-                any(t.startswith(wa) for e in fb for t in fold(e.name).split()[:-1]):
+                any(t.startswith(wa) and not _longer_name(fold(run[a]), t) for e in fb for t in fold(e.name).split()[:-1]):
             continue
         if _partial_word(fa, na) and (_partial_word(fb, nb) or (not fb and len(run[b]) >= 3)) or \
                 (not fa and len(run[a]) >= 3 and _partial_word(fb, nb)):
@@ -741,10 +790,16 @@ def _weaker_readings(ents: list[LinkedEntity], referring: bool) -> list[LinkedEn
     return ents
 
 
+def _put_right(e: LinkedEntity) -> bool:
+    """The entity's words are its whole name with a letter or two off each ("jirachii" -> Jirachi)."""
+    toks = fold(e.phrase).split()
+    return len(toks) == len(fold(e.name).split()) and _cover(toks, e.name) is not None
+
+
 def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: str) -> bool:
     """The question names a card outright ("blastoise", "sidney crosby") that ``row``, found only through a
     weaker reading of the words, is not: never answer another card for a name the catalog lacks."""
-    strong = [e for e in ents if e.kind == "name" and e.exact and not e.alternate and not e.from_history
+    strong = [e for e in ents if e.kind == "name" and (e.exact or _put_right(e)) and not e.alternate and not e.from_history
               and fold(e.phrase) not in common_words()]   # "my professor says...": an everyday word names no card
     if not strong:
         return False
@@ -752,7 +807,8 @@ def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: s
     card = fold(row.name or "")
     words = set(card.split())
     mine = [e for e in ents if e.kind == "name" and fold(e.name) == card]
-    if mine and all(e.alternate or not e.exact for e in mine):   # found only through part of other words
+    # found only through part of other words (a whole name put right, "jirachii deoxys", is said outright)
+    if mine and all(e.alternate or not (e.exact or _put_right(e)) for e in mine):
         beside = any(f" {fold(a.phrase)} {fold(b.phrase)} " in said for m in mine for e in strong
                      for a, b in ((m, e), (e, m)))
         if beside and not any(set(fold(e.name).split()) <= words for e in strong):
