@@ -32,7 +32,8 @@ from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
 
-INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
+INHERIT = {"details", "find", "help"}
+ONE_OF_MINE = {"owns", "collection_roi"}   # families about one card of mine, which "what about X" asks again   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
 SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
 ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
@@ -245,7 +246,9 @@ def _keeps_earlier(r: SoFar) -> bool:
         return False
     earlier = r.earlier
     return bool(earlier is not None and (ent.reply or earlier.needs_card or _weak(r) or intent is None or
-                                         intent.name == "unknown" or SAME_ASKED.match(q) or _mine_again(r))
+                                         intent.name == "unknown" or SAME_ASKED.match(q) or _mine_again(r) or
+                                         # "is my sandberg up" then "what about his 84 donruss?": mine too?
+                                         earlier.name in ONE_OF_MINE and _elliptical(r))
                 and not (intent is not None and intent.name == "wantlist_add" and r.confidence >= 1.0))
 
 

@@ -175,6 +175,10 @@ def owned_gain(st: State) -> str | None:
     detail = st.ok("owned_card")
     label = card_label(detail) if detail else _release_label(c, "cardName")
     move = _card_move(c)
+    if move is None and g(c, "buyPrice") is not None:
+        # "what did i pay for my blastoise": what was paid is known even when the card has no market value
+        return (f"You paid {usd(c['buyPrice'])} for your {label}. It has no market value yet, so I can't say "
+                "whether it is up or down.")
     if move is None:
         return f"I can't tell how {label} is doing: it has no market value or no purchase price recorded."
     word = "up" if move > 0 else "down" if move < 0 else "even"
@@ -529,6 +533,35 @@ def owned_by_name(st: State) -> list[dict[str, Any]] | None:
             and _fits(c, said, words)]
 
 
+def not_owned_named(st: State, name: str) -> str:
+    """No owned card fits the words: the cards they fit named (never "no Rickey Henderson card" when I own
+    another year's), and the owned cards of that name beside them."""
+    link = st.ok("link") or {}
+    said = read(st.ent.text)
+    described = bool(said.years or said.number or words_of_release(st))   # a card, not only a player
+    card = chosen_card(link, st.ent)
+    options = [card] if card else tied(link)[:6] if described and link.get("ambiguous") and \
+        not link.get("unlinked") else []
+    kin = [c for c in _owned_cards(st) for own in [fold(g(c, "cardName", default=""))]
+           if own == fold(name) or fold(name) and set(fold(name).split()) <= set(own.split())]
+    if options:
+        head = f"No, {card_label(options[0])} is not in your collection." if len(options) == 1 else \
+            "No, none of these is in your collection: " + "; ".join(card_label(c) for c in options) + "."
+    elif kin and described:
+        head = f"No, you have no {name} card of that year, release or number in your collection."
+    else:
+        return f"No, you have no {name} card in your collection."
+    if kin:
+        head += " The " + (f"{name} card" if len(kin) == 1 else f"{name} cards") + " you own: " + \
+            "; ".join(_release_label(c, "cardName") for c in kin) + "."
+    return head
+
+
+def words_of_release(st: State) -> bool:
+    """The question names a release or maker ("86 donruss", "base set 2")."""
+    return bool(_linked_releases(st)) or bool(set(fold(st.ent.text).split()) & MAKERS)
+
+
 def owns(st: State) -> str | None:
     r = st.ok("collection_cards_list")
     if r is None:
@@ -538,7 +571,7 @@ def owns(st: State) -> str | None:
         name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"),
                     "that card")
         if not owned:
-            return f"No, you have no {name} card in your collection."
+            return not_owned_named(st, name)
         name = g(owned[0], "cardName", default=name) if len({g(c, "cardName") for c in owned}) == 1 else name
         full = {str(d.get("id")): d for d in st.many.get("owned_named", []) if isinstance(d, dict) and d.get("id")}
         labels = "; ".join(card_label(full[str(c.get("cardId"))]) if str(c.get("cardId")) in full else
@@ -638,7 +671,10 @@ def owned_among(st: State) -> str | None:
         return None
     cards, grades = found
     if not cards:
-        return "None of the cards in your collection fits that description."
+        name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"
+                     and not e.get("alternate") and fold(e.get("phrase") or "") not in common_words()), None)
+        # "my 1990 topps frank thomas": that card is not mine (named), rather than no description fitting
+        return not_owned_named(st, name) if name else "None of the cards in your collection fits that description."
     details = {str(d.get("id")): d for d in st.many.get("among", []) if isinstance(d, dict) and d.get("id")}
 
     def line(c: dict[str, Any]) -> str:
