@@ -372,6 +372,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["collection_roi"]
     if intent is None and re.search(r"\b(fetch|fetches|fetching)\b", low) and _names_left(text):
         intent = BY_NAME["price"]   # "92 ultra jim abbott 321 bgs 9.5 whats it fetch": what it sells for
+    if (intent is None or intent.name in ("owns", "details", "find", "price")) and MY_UP.search(low):
+        intent = BY_NAME["collection_roi"]   # "is my griffey rookie up": against what I paid
     if MY_DOING.search(low) and not read(text).grade and (intent is None or not intent.collection):
         intent = BY_NAME["collection_roi"]   # "hows my zard doing value wise": my copy against what I paid
     if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
@@ -442,6 +444,7 @@ PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired
 OWNED_HERE = re.compile(r"\bin my (pc|collection|binders?)\b|\bi (own|have)\b|\bof mine\b")
 MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b|"
                       r"\bmy\b[^?]{1,60}[,;\-]\s*how(?:'?s| is)\s+(it|that|that one|this one)\s+doing\b")   # "my 86 ozzie, how's it doing"
+MY_UP = re.compile(r"^\s*(is|are)\s+my\b[^?]*\b(up|down)\s*[?!.]*$")
 UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add

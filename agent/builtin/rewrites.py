@@ -90,8 +90,10 @@ def _described_only(phrase: str) -> bool:
         if f in NEVER_NAMES or f in vocab or f in common_words():
             end = at
             break
-        if len(f) >= 5 and f.endswith("s"):
-            described = True   # "my charizards": every owned card of that name
+        typed = re.match(r"\w*", phrase[at:])   # "kid's" is no plural
+        raw = fold(typed.group(0)) if typed else f   # the word as typed ("zards", spelt "charizard")
+        if len(f) >= 5 and f.endswith("s") or len(raw) >= 5 and raw.endswith("s") and raw != f:
+            described = True   # "my charizards", "my zards": every owned card of that name
             continue
         return False   # a word that may name the card ("my zard psa 8", "my 84 fleer sandberg")
     head = read(phrase[:end])

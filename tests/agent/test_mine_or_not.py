@@ -74,3 +74,12 @@ def test_what_about_another_card_after_one_of_mine_asks_the_same():
 
 def test_my_card_then_how_it_is_doing_is_against_what_i_paid():
     assert understand("my 86 topps ozzie, how's it doing").intent.name == "collection_roi"
+
+
+def test_is_my_card_up_is_against_what_i_paid():
+    assert understand("is my griffey rookie up").intent.name == "collection_roi"
+
+
+def test_a_collectors_name_in_the_plural_is_every_owned_card_of_it():
+    assert understand("are my zards up").intent.name == "owned_among"
+    assert understand("the kid's upper deck rookie - is that one in my collection?").intent.name == "owns"   # a possessive

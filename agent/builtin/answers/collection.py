@@ -638,7 +638,9 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
     by_release = _release_fits(cards, words)
     if by_release:
         cards, applied = by_release, True
-    plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")}
+    # a name in the plural, as typed or as a collector spells it ("my zards": Charizard)
+    plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")} | {
+        SPELLINGS[w] for w in fold(text).split() if w in SPELLINGS and w.endswith("s") and len(w) >= 5}
     by_name = [c for c in cards if plural & set(fold(g(c, "cardName", default="")).split())]
     if by_name:
         cards, applied = by_name, True
