@@ -83,3 +83,29 @@ def test_is_my_card_up_is_against_what_i_paid():
 def test_a_collectors_name_in_the_plural_is_every_owned_card_of_it():
     assert understand("are my zards up").intent.name == "owned_among"
     assert understand("the kid's upper deck rookie - is that one in my collection?").intent.name == "owns"   # a possessive
+
+
+def test_a_mistyped_maker_still_tells_my_card_apart():
+    from agent.builtin.answers.collection import owned_by_name, with_makers
+
+    assert "topps" in with_makers({"toppps"}) and with_makers({"charizard"}) == {"charizard"}
+    link = {"entities": [{"kind": "name", "name": "Rickey Henderson", "phrase": "rickey"}]}
+    assert owned_by_name(_state("do i have rickey's 95 toppps card", link)) == []   # mine is the 1995 Pinnacle
+
+
+def test_a_release_read_from_a_mistyped_name_does_not_hide_my_card():
+    link = {"entities": [{"kind": "release", "name": "Detective Pikachu", "phrase": "pikaachu"}]}
+    owned = [{"cardId": "p58", "cardName": "Pikachu", "releaseName": "Base Set", "releaseYear": "1999",
+              "currentValue": None, "buyPrice": "4.00"}]
+    st = SimpleNamespace(ent=parse("how much did i pay for my pikaachu"), conv=SimpleNamespace(history=[]),
+                         ok={"owned": {"groups": [{"topCards": owned}]}, "link": link}.get)
+    answer = owned_gain(st)
+    assert answer is not None and "You paid $4.00" in answer
+
+
+def test_two_digits_opening_a_question_before_the_name_and_maker_are_the_year():
+    from tools._linking import read
+
+    assert (read("88 tom glavine topps rc").year, read("88 tom glavine topps rc").number) == ("1988", None)
+    assert read("hi there - 83 tony gwynn topps rookie").year == "1983"
+    assert read("58 pikachu base set").number == "58"   # no maker after it: the card number

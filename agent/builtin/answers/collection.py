@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.builtin.classifier import one_edit
+from agent.builtin.classifier import everyday, one_edit
 from agent.builtin.intents import BOUGHT_BY_ME, PAID_FOR, card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
@@ -123,6 +123,13 @@ def named_owned(st: State) -> dict[str, Any] | None:
 
 
 
+def with_makers(words: set[str]) -> set[str]:
+    """``words`` and the makers a word of five letters or more mistypes ("95 toppps": Topps), so that my
+    1995 Pinnacle card is not taken for the Topps one asked about."""
+    return words | {m for w in words if len(w) >= 5 and w not in MAKERS and w not in common_words() and not everyday(w)
+                    for m in MAKERS if m not in w and one_edit(w, m)}   # "whoops" is no mistyped "hoops"
+
+
 def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
     """The owned card agrees with the year (or season), brand and card number the question gives."""
     years, year, rel = said.years, g(c, "releaseYear"), fold(g(c, "releaseName", default="") or "")
@@ -138,14 +145,17 @@ def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
 
 def _linked_releases(st: State) -> set[str]:
     """The releases the question names, as the catalog link read them ("jungle pikachu": Jungle)."""
+    said = set(fold(st.ent.text).split())
+    # a release read from a mistyped name ("my pikaachu": Detective Pikachu) is not one said
     return {fold(e.get("name") or "") for e in (st.ok("link") or {}).get("entities") or []
             if e.get("kind") == "release" and not e.get("alternate") and not e.get("fromHistory")
-            and fold(e.get("phrase") or "") not in SEGMENT_WORDS}
+            and fold(e.get("phrase") or "") not in SEGMENT_WORDS
+            and (e.get("exact") or _release_core(e.get("name") or "") <= said)}
 
 
 def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> dict[str, Any] | None:
     # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
-    words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
+    words = with_makers({SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()})
     said = read(text)
     # a year or number the question gives that an owned card lacks: another card, never that one
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
@@ -526,7 +536,7 @@ def owned_by_name(st: State) -> list[dict[str, Any]] | None:
     # a name said in the plural ("89 upper deck griffeys") is the player's cards, not a card named "The Griffeys"
     plural = {p[:-1] for e in link.get("entities") or [] if e.get("kind") == "name" and not e.get("alternate")
               for p in [fold(e.get("phrase") or "")] if len(p) >= 5 and p.endswith("s") and " " not in p}
-    said, words = read(st.ent.text), set(fold(st.ent.text).split())
+    said, words = read(st.ent.text), with_makers(set(fold(st.ent.text).split()))
     # a card whose name holds the whole name asked is one of that name too ("a charizard": the Shining one)
     return [c for c in _owned_cards(st) for own in [fold(g(c, "cardName", default=""))]
             if (own in names or plural & set(own.split()) or any(n and set(n.split()) <= set(own.split()) for n in names))
@@ -612,7 +622,7 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
         for c in g(grp, "topCards", default=[]):
             grades[str(g(c, "cardId"))] = str(g(grp, "groupKey", default=""))
     text, said = st.ent.text, st.ent.reading
-    words = {SPELLINGS.get(w, w) for w in fold(text).split()}
+    words = with_makers({SPELLINGS.get(w, w) for w in fold(text).split()})
     cards, applied = list(owned), False
     if said.grade:
         want = f"{said.company or 'PSA'} {said.grade}".lower()
