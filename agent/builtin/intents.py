@@ -169,6 +169,9 @@ INTENTS: tuple[Intent, ...] = (
            steps=((COLLECTIONS, LINK),
                   (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                         key="owned", needs=("collection_id",), when="no_card", optional=True),
+                   # "my griffey jr is the upper deck rookie right?": my cards too, in case the link read another
+                   Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                        key="owned", needs=("collection_id",), when="my_card_named", optional=True),
                    Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
                                                   "take": 20}, needs=("collection_id",), when="has_card")),
                   # the owned cards of that name, each in full ("a charizard": which ones, by number)

@@ -109,3 +109,17 @@ def test_two_digits_opening_a_question_before_the_name_and_maker_are_the_year():
     assert (read("88 tom glavine topps rc").year, read("88 tom glavine topps rc").number) == ("1988", None)
     assert read("hi there - 83 tony gwynn topps rookie").year == "1983"
     assert read("58 pikachu base set").number == "58"   # no maker after it: the card number
+
+
+def test_my_card_the_words_fit_is_answered_when_the_link_read_another():
+    from agent.builtin.answers.collection import owns
+
+    owned = [{"cardId": "g89", "cardName": "Ken Griffey Jr.", "releaseName": "1989 Upper Deck Baseball",
+              "releaseYear": "1989", "currentValue": None, "buyPrice": "120"}]
+    link = {"best": "s100t", "cards": [{"id": "s100t", "name": "Ken Griffey, Jr.", "number": "100T",
+                                        "releaseName": "1989 Score Rookie & Traded Baseball", "releaseYear": "1989"}]}
+    results = {"owned": {"groups": [{"topCards": owned}]}, "link": link, "collection_cards_list": {"cards": []}}
+    st = SimpleNamespace(ent=parse("my griffey jr is the upper deck rokie right check my collection"),
+                         conv=SimpleNamespace(history=[]), ok=results.get, mine=True)
+    answer = owns(st)
+    assert answer.startswith("Yes, your Ken Griffey Jr. (1989 Upper Deck Baseball)") and "100T" not in answer

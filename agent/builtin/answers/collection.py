@@ -590,6 +590,10 @@ def owns(st: State) -> str | None:
     card = chosen_card(st.ok("link"), st.ent)
     label = card_label(card) if card else "that card"
     entries = g(r, "cards", default=[])
+    mine = named_owned(st) if not entries and st.ok("owned") else None
+    if mine is not None and card is not None and mine.get("cardId") != card.get("id"):
+        # "my griffey jr is the upper deck rookie right?": the card of mine the words fit, not another read
+        return f"Yes, your {_release_label(mine, 'cardName')} is in your collection."
     if not entries:
         return f"No, {label} is not in your collection."
     qty = sum(int(g(x, "quantity", default=1)) for x in entries)
