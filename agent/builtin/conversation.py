@@ -68,8 +68,14 @@ SHORT_TYPOS = {"hav": "have", "hve": "have", "wat": "what", "wht": "what", "whta
 ABBREVIATIONS = {"mv": "market value", "fmv": "fair market value"}
 
 
+# collectors' spellings of words about their own cards ("worth more than i payed", "# of cards in my coll")
+OWN_WORDS = ((re.compile(r"\bpayed\b", re.I), "paid"), (re.compile(r"\bmy coll\b", re.I), "my collection"))
+
+
 def respell(text: str) -> str:
     text = re.sub(r"\b(?:mv|fmv)\b", lambda m: ABBREVIATIONS[m.group(0).lower()], text, flags=re.I)
+    for pattern, word in OWN_WORDS:
+        text = pattern.sub(word, text)
     text = re.sub(r"\b[A-Za-z]{3,4}\b", lambda m: SHORT_TYPOS.get(m.group(0).lower(), m.group(0)), text)
     text = re.sub(r"[A-Za-z]{4,}", lambda m: _near(m.group(0)) or _unjoined(m.group(0)) or m.group(0), text)
     return tidy(text)

@@ -169,6 +169,9 @@ INTENTS: tuple[Intent, ...] = (
            steps=((COLLECTIONS, LINK),
                   (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                         key="owned", needs=("collection_id",), when="no_card", optional=True),
+                   # "my griffey jr is the upper deck rookie right?": my cards too, in case the link read another
+                   Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                        key="owned", needs=("collection_id",), when="my_card_named", optional=True),
                    Step("collection_cards_list", {"collectionId": "$collection_id", "card_id": "$card_id",
                                                   "take": 20}, needs=("collection_id",), when="has_card")),
                   # the owned cards of that name, each in full ("a charizard": which ones, by number)
@@ -176,7 +179,8 @@ INTENTS: tuple[Intent, ...] = (
     # my cards told only by grade, kind, year, brand or release ("my psa 9", "my raw pokemon card"): the
     # owned cards those words fit, each told apart (set by the planner, never by the classifier)
     Intent("owned_among", collection=True,
-           steps=((COLLECTIONS,),
+           # a card named beside the description ("my 1990 topps frank thomas"): linked, to name it if not mine
+           steps=((COLLECTIONS, Step(LINK.tool, LINK.args, key="link", when="has_card_words", optional=True)),
                   (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                         key="owned", needs=("collection_id",)),
                    Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "grade", "take": 100},
@@ -371,6 +375,8 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["collection_roi"]
     if intent is None and re.search(r"\b(fetch|fetches|fetching)\b", low) and _names_left(text):
         intent = BY_NAME["price"]   # "92 ultra jim abbott 321 bgs 9.5 whats it fetch": what it sells for
+    if (intent is None or intent.name in ("owns", "details", "find", "price")) and MY_UP.search(low):
+        intent = BY_NAME["collection_roi"]   # "is my griffey rookie up": against what I paid
     if MY_DOING.search(low) and not read(text).grade and (intent is None or not intent.collection):
         intent = BY_NAME["collection_roi"]   # "hows my zard doing value wise": my copy against what I paid
     if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
@@ -382,6 +388,9 @@ def classify(text: str) -> tuple[Intent | None, float]:
     if (intent is None or intent.name in ("details", "find") or intent.name == "wantlist" and not WANT_WORDS.search(low)
             and not re.search(r"\blist\b", low)) and ACQUIRED.search(low) and not VALUE_ASKED.search(low):
         intent = BY_NAME["owns"]   # "did i ever snag the 86 fleer X": whether I own it
+    if (intent is None or intent.name in ("details", "find", "parallels", "set_facts", "unknown")) and \
+            OWN_ASKED.search(low) and _names_left(text):
+        intent = BY_NAME["owns"]   # "do i have rickey's 95 topps card", "is 86 donruss ozzie one of mine"
     if intent is not None and intent.collection and MARKED_WANTED.search(low):
         intent = BY_NAME["wantlist"]   # "do i have X marked as a want": the want list, not the collection
     if intent is not None and intent.name == "owns" and not re.search(
@@ -436,7 +445,9 @@ PAID = re.compile(r"\bsince i (bought|got|paid|picked|grabbed|purchased|acquired
                   r"\b(than|from|vs\.?|versus|against) what (it|they|that|this) cost( me)?\b")
 # the card asked about is the caller's own copy ("in my pc", "i own")
 OWNED_HERE = re.compile(r"\bin my (pc|collection|binders?)\b|\bi (own|have)\b|\bof mine\b")
-MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b")
+MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b|"
+                      r"\bmy\b[^?]{1,60}[,;\-]\s*how(?:'?s| is)\s+(it|that|that one|this one)\s+doing\b")   # "my 86 ozzie, how's it doing"
+MY_UP = re.compile(r"^\s*(is|are)\s+my\b[^?]*\b(up|down)\s*[?!.]*$")
 UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add
@@ -460,6 +471,10 @@ BOUGHT_BY_ME = re.compile(r"\bmy\b|\bi (?:ever |just |once )?(?:bought|paid|got|
 # whether I ever got a card ("did i ever pick up the X", "have i bought X yet")
 ACQUIRED = re.compile(r"^\s*(did|have) i (ever |already |yet )?(pick(ed)? up|buy|bought|get|got|gotten|grab(bed)?|"
                       r"snag(ged)?|land(ed)?|acquired?|score[d]?)\b")
+# whether a card is mine, asked outright: "do i have/own X" (never "do i have to"), "X one of mine",
+# "got a X in there?"
+OWN_ASKED = re.compile(r"(^\s*(so |and |hey,? |ok,? )?|[,;]\s*)(do|did) i (still |already |even )?(have|own)\b(?! to\b)|"
+                       r"\b(one|any) of mine\b|\bin there\s*\?*\s*$")
 OWN_COUNT = re.compile(r"\bhow many\b.*\b(do i (have|own)|have i got|i (have|own)|i'?ve got)\b")
 # the caller's want list named outright, in a collector's words
 MY_WANTS = re.compile(r"\bmy (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list)\b|\bgrail list\b")

@@ -181,6 +181,9 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False,
     if not link or not isinstance(link, dict):
         return None
     cards = [c for c in link.get("cards") or [] if isinstance(c, dict)]
+    coded = _number_said(cards, e)
+    if coded is not None:
+        return coded
     if link.get("best"):
         return next((c for c in cards if c.get("id") == link["best"]), cards[0] if cards else None)
     if e.ordinal and cards:
@@ -205,6 +208,18 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False,
         if len(known) == 1:
             return known[0]
     return None
+
+
+def _number_said(cards: list[dict[str, Any]], e: Entities) -> dict[str, Any] | None:
+    """A letter-and-dash card number said as a word ("cal ripken 2024 topps goga-cr"), which the reading
+    does not take for a number: the candidate bearing it, when the first one does not."""
+    if e.number or not cards:
+        return None
+    said = {w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", e.text.lower()) if re.search(r"[a-z]", w)}
+    if not said:
+        return None
+    bearing = [c for c in cards if str(c.get("number") or "").lower() in said]
+    return bearing[0] if bearing and bearing[0] is not cards[0] else None
 
 
 def few_tied(link: dict[str, Any] | None, most: int = 4) -> list[str]:

@@ -476,6 +476,7 @@ PREDICATES = {
     "has_scope_words": lambda st: bool(st.ent.has_card_words or st.ent.year or any(
         fold(w) in BRANDS or fold(w) in DOMAIN_WORDS for _, w in st.ent.tokens)),
     "has_card": lambda st: _card_id(st) is not None,
+    "my_card_named": lambda st: st.mine and _card_id(st) is not None,
     "no_card": lambda st: _card_id(st) is None,
     "has_set": lambda st: _progress_set_id(st) is not None,
     "no_set": lambda st: _progress_set_id(st) is None,

@@ -32,7 +32,8 @@ from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
 
-INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
+INHERIT = {"details", "find", "help"}
+ONE_OF_MINE = {"owns", "collection_roi"}   # families about one card of mine, which "what about X" asks again   # a follow-up classified as these keeps the earlier family
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
 SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
 ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
@@ -89,8 +90,10 @@ def _described_only(phrase: str) -> bool:
         if f in NEVER_NAMES or f in vocab or f in common_words():
             end = at
             break
-        if len(f) >= 5 and f.endswith("s"):
-            described = True   # "my charizards": every owned card of that name
+        typed = re.match(r"\w*", phrase[at:])   # "kid's" is no plural
+        raw = fold(typed.group(0)) if typed else f   # the word as typed ("zards", spelt "charizard")
+        if len(f) >= 5 and f.endswith("s") or len(raw) >= 5 and raw.endswith("s") and raw != f:
+            described = True   # "my charizards", "my zards": every owned card of that name
             continue
         return False   # a word that may name the card ("my zard psa 8", "my 84 fleer sandberg")
     head = read(phrase[:end])
@@ -245,7 +248,9 @@ def _keeps_earlier(r: SoFar) -> bool:
         return False
     earlier = r.earlier
     return bool(earlier is not None and (ent.reply or earlier.needs_card or _weak(r) or intent is None or
-                                         intent.name == "unknown" or SAME_ASKED.match(q) or _mine_again(r))
+                                         intent.name == "unknown" or SAME_ASKED.match(q) or _mine_again(r) or
+                                         # "is my sandberg up" then "what about his 84 donruss?": mine too?
+                                         earlier.name in ONE_OF_MINE and _elliptical(r))
                 and not (intent is not None and intent.name == "wantlist_add" and r.confidence >= 1.0))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.builtin.classifier import one_edit
+from agent.builtin.classifier import everyday, one_edit
 from agent.builtin.intents import BOUGHT_BY_ME, PAID_FOR, card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
@@ -123,6 +123,13 @@ def named_owned(st: State) -> dict[str, Any] | None:
 
 
 
+def with_makers(words: set[str]) -> set[str]:
+    """``words`` and the makers a word of five letters or more mistypes ("95 toppps": Topps), so that my
+    1995 Pinnacle card is not taken for the Topps one asked about."""
+    return words | {m for w in words if len(w) >= 5 and w not in MAKERS and w not in common_words() and not everyday(w)
+                    for m in MAKERS if m not in w and one_edit(w, m)}   # "whoops" is no mistyped "hoops"
+
+
 def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
     """The owned card agrees with the year (or season), brand and card number the question gives."""
     years, year, rel = said.years, g(c, "releaseYear"), fold(g(c, "releaseName", default="") or "")
@@ -138,14 +145,17 @@ def _fits(c: dict[str, Any], said: Any, words: set[str]) -> bool:
 
 def _linked_releases(st: State) -> set[str]:
     """The releases the question names, as the catalog link read them ("jungle pikachu": Jungle)."""
+    said = set(fold(st.ent.text).split())
+    # a release read from a mistyped name ("my pikaachu": Detective Pikachu) is not one said
     return {fold(e.get("name") or "") for e in (st.ok("link") or {}).get("entities") or []
             if e.get("kind") == "release" and not e.get("alternate") and not e.get("fromHistory")
-            and fold(e.get("phrase") or "") not in SEGMENT_WORDS}
+            and fold(e.get("phrase") or "") not in SEGMENT_WORDS
+            and (e.get("exact") or _release_core(e.get("name") or "") <= said)}
 
 
 def _owned_named_in(st: State, text: str, releases: set[str] | None = None) -> dict[str, Any] | None:
     # "the 84 fleer ryno": Ryne Sandberg; "my base set zard": Charizard
-    words = {SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()}
+    words = with_makers({SPELLINGS.get(w, w) for w in fold(nicknamed(text)).split()})
     said = read(text)
     # a year or number the question gives that an owned card lacks: another card, never that one
     owned = [c for c in _owned_cards(st) if fold(g(c, "cardName", default="")).split() and _fits(c, said, words)]
@@ -175,6 +185,10 @@ def owned_gain(st: State) -> str | None:
     detail = st.ok("owned_card")
     label = card_label(detail) if detail else _release_label(c, "cardName")
     move = _card_move(c)
+    if move is None and g(c, "buyPrice") is not None:
+        # "what did i pay for my blastoise": what was paid is known even when the card has no market value
+        return (f"You paid {usd(c['buyPrice'])} for your {label}. It has no market value yet, so I can't say "
+                "whether it is up or down.")
     if move is None:
         return f"I can't tell how {label} is doing: it has no market value or no purchase price recorded."
     word = "up" if move > 0 else "down" if move < 0 else "even"
@@ -522,11 +536,40 @@ def owned_by_name(st: State) -> list[dict[str, Any]] | None:
     # a name said in the plural ("89 upper deck griffeys") is the player's cards, not a card named "The Griffeys"
     plural = {p[:-1] for e in link.get("entities") or [] if e.get("kind") == "name" and not e.get("alternate")
               for p in [fold(e.get("phrase") or "")] if len(p) >= 5 and p.endswith("s") and " " not in p}
-    said, words = read(st.ent.text), set(fold(st.ent.text).split())
+    said, words = read(st.ent.text), with_makers(set(fold(st.ent.text).split()))
     # a card whose name holds the whole name asked is one of that name too ("a charizard": the Shining one)
     return [c for c in _owned_cards(st) for own in [fold(g(c, "cardName", default=""))]
             if (own in names or plural & set(own.split()) or any(n and set(n.split()) <= set(own.split()) for n in names))
             and _fits(c, said, words)]
+
+
+def not_owned_named(st: State, name: str) -> str:
+    """No owned card fits the words: the cards they fit named (never "no Rickey Henderson card" when I own
+    another year's), and the owned cards of that name beside them."""
+    link = st.ok("link") or {}
+    said = read(st.ent.text)
+    described = bool(said.years or said.number or words_of_release(st))   # a card, not only a player
+    card = chosen_card(link, st.ent)
+    options = [card] if card else tied(link)[:6] if described and link.get("ambiguous") and \
+        not link.get("unlinked") else []
+    kin = [c for c in _owned_cards(st) for own in [fold(g(c, "cardName", default=""))]
+           if own == fold(name) or fold(name) and set(fold(name).split()) <= set(own.split())]
+    if options:
+        head = f"No, {card_label(options[0])} is not in your collection." if len(options) == 1 else \
+            "No, none of these is in your collection: " + "; ".join(card_label(c) for c in options) + "."
+    elif kin and described:
+        head = f"No, you have no {name} card of that year, release or number in your collection."
+    else:
+        return f"No, you have no {name} card in your collection."
+    if kin:
+        head += " The " + (f"{name} card" if len(kin) == 1 else f"{name} cards") + " you own: " + \
+            "; ".join(_release_label(c, "cardName") for c in kin) + "."
+    return head
+
+
+def words_of_release(st: State) -> bool:
+    """The question names a release or maker ("86 donruss", "base set 2")."""
+    return bool(_linked_releases(st)) or bool(set(fold(st.ent.text).split()) & MAKERS)
 
 
 def owns(st: State) -> str | None:
@@ -538,7 +581,7 @@ def owns(st: State) -> str | None:
         name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"),
                     "that card")
         if not owned:
-            return f"No, you have no {name} card in your collection."
+            return not_owned_named(st, name)
         name = g(owned[0], "cardName", default=name) if len({g(c, "cardName") for c in owned}) == 1 else name
         full = {str(d.get("id")): d for d in st.many.get("owned_named", []) if isinstance(d, dict) and d.get("id")}
         labels = "; ".join(card_label(full[str(c.get("cardId"))]) if str(c.get("cardId")) in full else
@@ -547,6 +590,10 @@ def owns(st: State) -> str | None:
     card = chosen_card(st.ok("link"), st.ent)
     label = card_label(card) if card else "that card"
     entries = g(r, "cards", default=[])
+    mine = named_owned(st) if not entries and st.ok("owned") else None
+    if mine is not None and card is not None and mine.get("cardId") != card.get("id"):
+        # "my griffey jr is the upper deck rookie right?": the card of mine the words fit, not another read
+        return f"Yes, your {_release_label(mine, 'cardName')} is in your collection."
     if not entries:
         return f"No, {label} is not in your collection."
     qty = sum(int(g(x, "quantity", default=1)) for x in entries)
@@ -579,7 +626,7 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
         for c in g(grp, "topCards", default=[]):
             grades[str(g(c, "cardId"))] = str(g(grp, "groupKey", default=""))
     text, said = st.ent.text, st.ent.reading
-    words = {SPELLINGS.get(w, w) for w in fold(text).split()}
+    words = with_makers({SPELLINGS.get(w, w) for w in fold(text).split()})
     cards, applied = list(owned), False
     if said.grade:
         want = f"{said.company or 'PSA'} {said.grade}".lower()
@@ -605,7 +652,9 @@ def described_owned(st: State) -> tuple[list[dict[str, Any]], dict[str, str]] | 
     by_release = _release_fits(cards, words)
     if by_release:
         cards, applied = by_release, True
-    plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")}
+    # a name in the plural, as typed or as a collector spells it ("my zards": Charizard)
+    plural = {w[:-1] for w in words if len(w) >= 5 and w.endswith("s")} | {
+        SPELLINGS[w] for w in fold(text).split() if w in SPELLINGS and w.endswith("s") and len(w) >= 5}
     by_name = [c for c in cards if plural & set(fold(g(c, "cardName", default="")).split())]
     if by_name:
         cards, applied = by_name, True
@@ -638,7 +687,10 @@ def owned_among(st: State) -> str | None:
         return None
     cards, grades = found
     if not cards:
-        return "None of the cards in your collection fits that description."
+        name = next((e.get("name") for e in (st.ok("link") or {}).get("entities") or [] if e.get("kind") == "name"
+                     and not e.get("alternate") and fold(e.get("phrase") or "") not in common_words()), None)
+        # "my 1990 topps frank thomas": that card is not mine (named), rather than no description fitting
+        return not_owned_named(st, name) if name else "None of the cards in your collection fits that description."
     details = {str(d.get("id")): d for d in st.many.get("among", []) if isinstance(d, dict) and d.get("id")}
 
     def line(c: dict[str, Any]) -> str:
