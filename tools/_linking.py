@@ -111,17 +111,6 @@ _YEAR = re.compile(r"\b(19[0-9]\d|20[0-4]\d)(?:'?s)?\b")
 # "95 sp baseball": Upper Deck's SP line is a brand after a year too
 _SHORT_YEAR = re.compile(r"(?:'|\u2019)(\d\d)\b|\b(\d\d)\s+(?=(?:" + "|".join(sorted(BRANDS | {"sp", "spx"})) + r")\b)",
                          re.I)
-# "88 tom glavine topps rc": two digits opening the question, a name, then the maker, is the year
-_LEAD_YEAR = re.compile(r"(?:^|[-,:;]\s+)\s*(\d\d)\s+(?=[a-z])", re.I)
-
-
-def _lead_year(rest: str) -> re.Match[str] | None:
-    m = _LEAD_YEAR.search(rest)
-    if m is None or not any(w in BRANDS for w in re.findall(r"[a-z]+", rest[m.end():].lower())):
-        return None
-    return m
-
-
 _DECADE = re.compile(r"\b(?:the\s+)?(?:19)?([5-9]0)'?s\b(?!-\d)", re.I)   # never a number ("50S-17")
 _NUM_OF = re.compile(r"#?\b([A-Za-z]{0,4}\d{1,4}[a-z]?)\s*/\s*(\d{1,4})\b")
 _NUMBER = re.compile(r"(?:#\s*|\bno\.\s*|\bnumber\s+|\bcard\s+#?)([A-Za-z]{0,5}-?\d{1,4}(?:[A-Za-z]{1,4}-\d{1,3}|[A-Za-z])?)\b",
@@ -394,7 +383,7 @@ def read(text: str) -> Reading:
             r.year = m.group(1)
             rest = _cut(rest, m)
         else:
-            m = _SHORT_YEAR.search(rest) or _lead_year(rest)
+            m = _SHORT_YEAR.search(rest)
             if m:
                 yy = int(m.group(1) or m.group(2))
                 r.year = str(1900 + yy if yy >= 50 else 2000 + yy)
