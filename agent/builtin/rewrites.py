@@ -32,8 +32,8 @@ from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
 from tools.catalog_link import common_words
 
-INHERIT = {"details", "find", "help"}
-ONE_OF_MINE = {"owns", "collection_roi"}   # families about one card of mine, which "what about X" asks again   # a follow-up classified as these keeps the earlier family
+INHERIT = {"details", "find", "help"}   # a follow-up classified as these keeps the earlier family
+ONE_OF_MINE = {"owns", "collection_roi"}   # families about one card of mine, which "what about X" asks again
 WEAK = 0.6   # a family's nearest example below this similarity is a weak reading
 SAME_ASKED = re.compile(rf"^\s*{ACK}same (question|thing|deal|again)\b", re.I)   # the earlier question, other words
 ELLIPSIS = re.compile(rf"^\s*{ACK}(and|what about|how about|same for|same (question|thing|deal|again)( for| with| at| on)?|"
