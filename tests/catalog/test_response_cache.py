@@ -303,10 +303,12 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
     now = [0.0]
     cache = ResponseCache(ttl_s=100, max_entries=10, clock=lambda: now[0])
     cache.put("a", 200, b"old")
-    now[0] = 25.0
+    due, expires = cache._entries["a"][:2]  # its life is 60-100, at random; due for the last half of it
+    assert 30 <= due <= 50 and expires - due == due
+    now[0] = due - 1
     assert cache.lookup("a") == (200, b"old", False)  # young: no refresh
-    now[0] = 55.0
-    assert cache.lookup("a") == (200, b"old", True)  # in the last half of its life (60-100): due
+    now[0] = due + 1
+    assert cache.lookup("a") == (200, b"old", True)  # in the last half of its life: due
     release = asyncio.Event()
 
     async def compute() -> tuple[int, bytes]:
@@ -315,9 +317,9 @@ async def test_an_expired_answer_stands_only_while_its_refresh_runs():
 
     cache.refresh("a", compute)
     cache.refresh("a", compute)  # already running: not a second one
-    now[0] = 104.0  # expired (it lives 60-100), but its refresh runs: the held answer stands, nobody else refreshes
+    now[0] = expires + 4  # expired, but its refresh runs: the held answer stands, nobody else refreshes
     assert cache.lookup("a") == (200, b"old", False) and len(cache._refreshing) == 1
-    now[0] = 130.0  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
+    now[0] = expires + 26  # a quarter of the TTL past its expiry: no longer served; requests wait for the refresh
     assert cache.lookup("a") is None
     waiting = asyncio.ensure_future(cache.join("a"))
     await asyncio.sleep(0)
