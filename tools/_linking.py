@@ -94,8 +94,8 @@ _GRADE = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hg
 _GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
 _BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _NOT_GRADE = r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|of\b|%|/|\.\d|,\d|-\d|x\b|k\b))"
-# a grade without its company ("in a 9", "how many 10s", "graded 8", "tens"): PSA, the scale most meant
-_LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|perfect|gem|mint|slabbed)\s+(?:an?\s+)?"
+# a grade without its company ("in a 9", "how many 10s", "graded 8", "tens", "pop 10"): PSA, the scale most meant
+_LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|perfect|gem|mint|slabbed|pops?)\s+(?:an?\s+)?"
                          r"(10|[1-9](?:\.5)?)(?:'?s)?\b" + _NOT_GRADE + r"|\ban?\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE +
                          r"|\b(10|[1-9]\.5|[1-9])'?s\b|\b(tens|nines|eights|sevens)\b", re.I)
 _GRADE_PAIR = re.compile(r"\b(?:the|a|an)\s+(10|[1-9](?:\.5)?)\s+(?:and|or|vs\.?|versus|&)\s+(?:the|a|an)\s+"

@@ -112,12 +112,25 @@ def bare_name(text: str) -> bool:
     basketball"): no family words at all (release, brand and sport words count as names here)."""
     from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS
 
-    masked = mask(text)
+    masked = _names_spread(text, mask(text))
     masked = re.sub(r"[A-Za-z][A-Za-z'\-]*", lambda m: "X" if m.group(0).lower() in BRANDS or m.group(0).lower() in
                     DOMAIN_WORDS or m.group(0).lower() in SEGMENT_WORDS else m.group(0), masked)
     masked = re.sub(r"X(\s+X)+", "X", masked)
     return "X" in masked and re.fullmatch(r"[X\d\s#/.,:'&()\-]*|[X\d\s#/.,:'&()\-]*[A-Za-z]{1,4}-?\d+[X\d\s#/.,\-]*",
                                           masked) is not None
+
+
+def _names_spread(text: str, masked: str) -> str:
+    """A leftover family word beside a name is part of it ("team rocket dark charizard": "team" and "dark" are
+    family words only for their everyday senses); question words, constraints and attributes never are."""
+    from tools._linking import ATTRIBUTES
+
+    vocab = vocabulary()
+    left = {w.lower() for _, w in read(text).tokens}
+    words = masked.split()
+    return " ".join("X" if (low := w.lower()) in left and low in vocab and len(low) > 2 and low not in NEVER_NAMES
+                    and low not in ATTRIBUTES and "X" in words[max(i - 1, 0):i] + words[i + 1:i + 2] else w
+                    for i, w in enumerate(words))
 
 
 class Model:

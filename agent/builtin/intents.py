@@ -361,7 +361,7 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["set_missing"]   # "give me some 1989 upper deck cards i don't have yet"
     if intent is not None and intent.name == "price" and re.search(r"\bhow much of\b", low) and MINE.search(low):
         intent = _best_of(text, ["set_progress", "set_missing", "collection_count"]) or intent   # "how much of X have i got"
-    if intent is not None and intent.name in ("price", "details", "find", "grades") and \
+    if (intent is None or intent.name in ("price", "details", "find", "grades")) and \
             re.search(r"\b(qualified|qualifiers?|pop counts?|counts)\b", low) and read(text).grade:
         intent = BY_NAME["population"]   # "psa 7 X, plain vs qualified counts?"
     if intent is not None and intent.name in ("find", "details") and re.search(r"\bon my list\b", low):
