@@ -37,6 +37,8 @@ from tools._search import catalog_index
 MAX_RUN = 5
 MAX_CARDS_READ = 3000
 MAX_PRICED_READ = 500   # tied cards whose market data orders them
+TYPED_MIN_LEN = 5   # a typed word this long may be a letter off another player's name
+TYPED_BELOW = 0.1   # a name read through such a slip scores below the name said ("mcguire": Bill McGuire first)
 
 
 class LinkQuery(In):
@@ -116,6 +118,23 @@ def common_words() -> frozenset[str]:
     """Everyday English words (``common_words.txt``): alone, never a misspelt name."""
     text = (Path(__file__).with_name("common_words.txt")).read_text(encoding="utf-8")
     return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+def _typed_in(words: list[str], name: str) -> bool:
+    """``name`` holds every word typed, one of them a letter off ("mcguire" for Mark McGwire, a surname typed as
+    another player's): a name the catalog also has, misspelt for the card the rest of the question names."""
+    left = fold(name).split()
+    typo = False
+    for w in words:
+        if w in left:
+            left.remove(w)
+            continue
+        near = next((t for t in left if len(w) >= TYPED_MIN_LEN and not typo and edit_distance(w, t) <= 1), None)
+        if near is None:
+            return False
+        typo = True
+        left.remove(near)
+    return typo
 
 
 def _name_like(words: list[str]) -> list[str]:
@@ -550,11 +569,14 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
             mine = [e for e in names if not e.alternate and fold(e.name) == fold(row.name or "")]
         if not mine:   # the release's own spelling: its year added, or one letter off ("2004 Kansas City Royals")
             mine = [e for e in names if not e.alternate and _spelt_as(fold(e.name).split(), row.name or "")]
+        typed = not mine
+        if typed:   # the words typed, a letter off this card's name ("mcguire" in 1993 Stadium Club): below the name said
+            mine = [e for e in names if not e.alternate and _typed_in(fold(e.phrase).split(), row.name or "")]
         if mine:
             matched.append("name")
             # the better reading of the words (higher index score, more cards) breaks ties
             score += (2 if all(e.alternate for e in mine) else 3) + 0.01 * max(e.score for e in mine) / max(e.score for e in names) + \
-                0.001 * min(max(e.count for e in mine), 999) / 999
+                0.001 * min(max(e.count for e in mine), 999) / 999 - (TYPED_BELOW if typed else 0)
         else:
             missed.append("name")
     ok = _year_ok(row.release_year, r)
@@ -686,14 +708,24 @@ async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment:
             # the release's own spelling of the name ("Ken Griffey, Jr.", "Ho-oh", "Adrián Beltré"):
             # its cards whose folded name holds every word of a linked name
             wanted = [set(fold(e.name).split()) for e in ents if e.kind == "name" and not e.alternate]
+            typed = {tuple(fold(e.phrase).split()) for e in ents if e.kind == "name" and not e.alternate}
             more = q.card_select().where(Card.release_id.in_(rel[:20]))
             if r.number:
                 more = more.where(func.lower(Card.number) == r.number.lower())
             seen = {x.id for x in rows}
+            slips = []
             for x in (await s.execute(more.limit(MAX_CARDS_READ))).all():
                 toks = set(fold(x.name or "").split())
-                if x.id not in seen and any(w and (w <= toks or _spelt_as(list(w), x.name or "")) for w in wanted):
+                if x.id in seen:
+                    continue
+                if any(w and (w <= toks or _spelt_as(list(w), x.name or "")) for w in wanted):
                     rows.append(x)
+                elif any(_typed_in(list(t), x.name or "") for t in typed):
+                    slips.append(x)
+            # a name a letter off the words only where the release has no card of the name said
+            said_in = set(map(str, rel))
+            if not any(str(x.release_id) in said_in for x in rows):
+                rows += slips
         return rows
 
 
