@@ -93,7 +93,8 @@ ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "
 _GRADE = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)\s*-?\s*(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
 _GEM = re.compile(r"\b(gem[- ]?mint|gem|gem mt)\b( 10)?", re.I)
 _BARE_GRADE = re.compile(r"\b(?:grade[ds]?|a|an|the)\s+(10|[1-9](?:\.5)?)(?:'?s)?\b", re.I)
-_NOT_GRADE = r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|of\b|%|/|\.\d|,\d|-\d|x\b|k\b))"
+_NOT_GRADE = (r"(?!\s*(?:cards?|sets?|years?|yrs?|days?|weeks?|months?|%|/|\.\d|,\d|-\d|x\b|k\b|"
+              r"of\b(?!\s+(?:that|this|the|it|his|her|them|those|these)\b)))")   # "1 of 1" is a count, "a 10 of it" a grade
 # a grade without its company ("in a 9", "how many 10s", "graded 8", "tens", "pop 10"): PSA, the scale most meant
 _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|perfect|gem|mint|slabbed|pops?)\s+(?:an?\s+)?"
                          r"(10|[1-9](?:\.5)?)(?:'?s)?\b" + _NOT_GRADE + r"|\ban?\s+(10|[1-9](?:\.5)?)\b" + _NOT_GRADE +

@@ -37,6 +37,9 @@ from tools._search import catalog_index
 MAX_RUN = 5
 MAX_CARDS_READ = 3000
 MAX_PRICED_READ = 500   # tied cards whose market data orders them
+# "what about the base set 2 version": a short question opening so names no one of its own
+ABOUT = re.compile(r"^\s*(?:ok|okay|cool|k)?[,.!\s]*(what about|how about|and)\b", re.I)
+ABOUT_WORDS = 7
 TYPED_MIN_LEN = 5   # a typed word this long may be a letter off another player's name
 TYPED_BELOW = 0.1   # a name read through such a slip scores below the name said ("mcguire": Bill McGuire first)
 
@@ -873,16 +876,32 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     ents, unlinked = _link(index, r, segment)
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
     ents = _weaker_readings(ents, bool(pronoun and query.history))
+    # "and fleer?", "what about topps": a maker alone, said of the card talked about
+    said = [e for e in ents if not e.alternate]
+    maker_said = bool(said) and all(e.kind in ("release", "set", "manufacturer") and
+                                    set(fold(e.phrase).split()) - NEVER_NAMES <= BRANDS for e in said)
+    if maker_said and not any(e.kind == "manufacturer" for e in said):
+        # "and fleer?" read as every Fleer release: the maker, whose release of the year talked about is meant
+        words = list(dict.fromkeys(w for e in said for w in fold(e.phrase).split() if w in BRANDS))
+        makers = [h for h in index.names(" ".join(words), kinds=("manufacturer",), limit=3) if h.exact]
+        if makers:
+            ents = [e for e in ents if e.alternate or e.kind not in ("release", "set")] + [_entity(makers[0], words)]
+    asked_about = bool(ABOUT.match(query.text)) and len(query.text.split()) <= ABOUT_WORDS
+    maker_follow = False   # "and topps?" of the card talked about: a card of another maker is not it
     if not any(e.kind == "name" and not e.alternate for e in ents) and (
-            pronoun or not any(e.kind in ("release", "set") and fold(e.phrase) not in DOMAIN_WORDS for e in ents)):
+            pronoun or maker_said or asked_about or
+            not any(e.kind in ("release", "set") and fold(e.phrase) not in DOMAIN_WORDS for e in ents)):
         # "and the red?": a colour read as a set is the parallel asked of the set the conversation is about
+        # "his donruss card that year": the maker named picks another release than the one talked about
+        named_maker = maker_said or any(x.kind == "manufacturer" and not x.from_history for x in ents)
         for old_reading, older in _earlier(index, query.history or [], segment):
             if any(e.kind in ("name", "release", "set") for e in older):
                 # the same card again ("do i have it?"): every reading of the earlier words, which together
                 # found it; another card of his ("what about his 1996 topps chrome") takes the first only
                 again = not r.years and not any(e.kind in ("release", "set") for e in ents)
                 for e in older:
-                    if e.kind in ("release", "set") and not _in_years(e.year, r.years):
+                    if e.kind in ("release", "set", "manufacturer") and named_maker or \
+                            e.kind in ("release", "set") and not _in_years(e.year, r.years):
                         continue   # "what about his 1978 card" after his 1983 Topps: not that release
                     # one of each kind the question lacks, with the other readings of the words carried
                     # ("ichiro": Ichiro Suzuki too)
@@ -895,14 +914,17 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
                         ents.append(e)
                 # the card the earlier question pinned down: its number, year and attributes (unless this
                 # question names another year or release: "his 1986 topps card")
-                fresh = bool(r.years) or any(e.kind in ("release", "set") and not e.from_history for e in ents)
-                if not fresh:
+                fresh = bool(r.years) or not maker_said and any(e.kind in ("release", "set") and not e.from_history
+                                                                for e in ents)
+                if not fresh and not named_maker:
                     r.number = r.number or old_reading.number
-                same_year = re.search(r"\bsame (year|season)\b", query.text, re.I)   # "his stadium club card from the same year"
+                # "his stadium club card from the same year", "his donruss card that year"
+                same_year = re.search(r"\b(same|that) (year|season)\b", query.text, re.I)
                 if not r.years and (not fresh or same_year):
                     r.year, r.season, r.min_year, r.max_year = (old_reading.year, old_reading.season,
                                                                 old_reading.min_year, old_reading.max_year)
                 r.attributes = r.attributes or old_reading.attributes
+                maker_follow = named_maker
                 break
     if r.number and r.number.isdigit():
         # "gyarados base set 2": the release is "Base Set 2", not card #2 of Base Set
@@ -987,7 +1009,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         named = any(e.kind == "name" and not e.alternate for e in ents) or r.number is not None
         # what the question states outright and no candidate has: that card is not in the catalog
         stated = {"name", "number", "year"} | ({"release", *r.attributes} if not any(e.from_history for e in ents)
-                                                else set())
+                                                else {"manufacturer"} if maker_follow else set())
         hard_miss = (stated & set(scored[0][3])) if named else set()
         if named and _name_unmet(ents, scored[0][0], unlinked, query.text):
             hard_miss.add("name")
