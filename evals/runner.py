@@ -11,13 +11,14 @@ import json
 import statistics
 import time
 from collections.abc import Callable, Iterable
-from contextlib import nullcontext
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agent.llm import LLMClient
 from agent.loop import run_query
+from evals.isolation import kept
 from evals.suite import Case, Score, bind, score
 from tools._registry import get_tool
 from tools.context import ToolContext
@@ -145,14 +146,16 @@ async def _run_collector(case: Case, ctx: ToolContext, llm: LLMClient, has: Call
     except (LookupError, KeyError, ValueError) as exc:
         return CaseResult(case, "fail", verdict="broken case", reason=f"expectation: {exc}"[:300])
     start = time.perf_counter()
-    try:
-        result = await run_query(ctx, case.query, llm, history=case.history, max_iterations=case.max_iterations,
-                                 context=case.context or None)
-    except Exception as exc:  # noqa: BLE001 - a crash is an unhelpful answer, reported with its cause
-        return CaseResult(case, "fail", latency_ms=(time.perf_counter() - start) * 1000, verdict=UNHELPFUL,
-                          reason=f"{type(exc).__name__}: {exc}"[:300])
-    latency = (time.perf_counter() - start) * 1000
-    v = await judging.judge(case, expect, result.answer, result.tools_used)
+    writes: AbstractAsyncContextManager[Any] = kept(judging.env.sessions, ctx.caller.key_id) if (case.context or {}).get("allowWrites") else nullcontext()
+    async with writes:   # judged before the data written is put back
+        try:
+            result = await run_query(ctx, case.query, llm, history=case.history, max_iterations=case.max_iterations,
+                                     context=case.context or None)
+        except Exception as exc:  # noqa: BLE001 - a crash is an unhelpful answer, reported with its cause
+            return CaseResult(case, "fail", latency_ms=(time.perf_counter() - start) * 1000, verdict=UNHELPFUL,
+                              reason=f"{type(exc).__name__}: {exc}"[:300])
+        latency = (time.perf_counter() - start) * 1000
+        v = await judging.judge(case, expect, result.answer, result.tools_used)
     return CaseResult(case, "pass" if v.right else "fail", None, result.tools_used, result.iterations, latency,
                       result.answer, "; ".join(v.reasons), v.verdict)
 
