@@ -878,7 +878,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     ents = _weaker_readings(ents, bool(pronoun and query.history))
     # "and fleer?", "what about topps": a maker alone, said of the card talked about
     said = [e for e in ents if not e.alternate]
-    maker_said = bool(said) and all(e.kind in ("release", "set", "manufacturer") and
+    maker_said = bool(said and query.history) and all(e.kind in ("release", "set", "manufacturer") and
                                     set(fold(e.phrase).split()) - NEVER_NAMES <= BRANDS for e in said)
     if maker_said and not any(e.kind == "manufacturer" for e in said):
         # "and fleer?" read as every Fleer release: the maker, whose release of the year talked about is meant
