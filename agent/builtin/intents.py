@@ -56,6 +56,9 @@ class Intent:
 LINK = Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link")
 COMPANY_LOOKUP = Step("grades_companies", {}, when="has_company", optional=True)
 COLLECTIONS = Step("collections_list", {"take": 20}, when="no_collection")
+# the linked card's own entry on the want list, wherever it stands in a long list
+LISTED_CARD = Step("list_cards_list", {"listId": "$list_id", "card_id": "$card_id", "take": 5}, key="listed_card",
+                   needs=("list_id", "card_id"), when="has_card", optional=True)
 # "value on my X" where several cards bear the name: the collection read, to take the one I own
 OWNED_TIED = (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                    key="owned", needs=("collection_id",), when="mine_undecided", optional=True),)
@@ -198,7 +201,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent("wantlist_remove",
            steps=((Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 25}, key="link"),
                    Step("lists_list", {"take": 20})),
-                  (Step("list_cards_list", {"listId": "$list_id", "take": 100}, needs=("list_id",)),),
+                  (Step("list_cards_list", {"listId": "$list_id", "take": 100}, needs=("list_id",)), LISTED_CARD),
                   # the list's cards read when none the link found is on it ("drop the gyarados": the one I want)
                   (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids", when="not_on_list_yet"),),
                   (Step("list_card_remove", {"listId": "$list_id", "cardId": "$want_link_id"},
@@ -208,7 +211,8 @@ INTENTS: tuple[Intent, ...] = (
            # "is the base set venusaur on my wants": the card linked, to look for on the list
            steps=((Step("lists_list", {"take": 20}), Step(LINK.tool, LINK.args, key="link", when="asks_membership",
                                                           optional=True)),
-                  (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),),
+                  (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),
+                   LISTED_CARD),
                   (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
@@ -450,8 +454,9 @@ LIST_REQUEST = re.compile(r"^\s*(please |pls )?(wish ?list|want ?list)\s+(the|th
 # taking a card off a list ("remove lugia from my wants", "take the 87 mcgwire off my list"); not a
 # question about what to remove
 REMOVE_FROM_LIST = re.compile(
-    r"^(?!\s*(what|which|how|why|should)\b)[^?]*\b(remove|remvoe|rmeove|delete|drop|take|cross|scratch|strike|ditch|"
-    r"pull|erase|get rid of)\b[^?]*\b(off|from|out of)\s+(of\s+)?(my|the)?\s*(want ?list|wish ?list|wants|wnat ?list|list|"
+    r"^(?!\s*(what|which|how|why|should)\b)[^?]*(\b(remove|remvoe|rmeove|delete|drop|cross|scratch|strike|ditch|"
+    r"erase|get rid of)\b[^?]*\b(off|from|out of)|\btake\b[^?]*\b(off|out of))\s+(of\s+)?(my|the)?\s*"
+    r"(want ?list|wish ?list|wants|wnat ?list|list|"
     r"grails?|grail list|needs? list|chase list)\b")
 # "take it off", "remove that one": a removal of the card the conversation is about (planner.understand)
 REMOVE_IT = re.compile(r"^\s*((actually|nah|no|oh|wait|ok|okay|hmm|on second thought)[\s,]+)*(please |pls |can you |could you )?"

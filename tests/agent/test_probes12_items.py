@@ -44,6 +44,8 @@ def test_taking_a_card_off_the_list_is_a_removal(question):
 
 @pytest.mark.parametrize("question", [
     "what should i remove from my wants",
+    "pull a random card from my list",
+    "take a card from my list at random",
     "how much did my collection drop",
     "whats on my list",
     "add lugia to my want list",
@@ -110,6 +112,7 @@ def test_two_wanted_cards_of_the_name_are_asked_about_not_removed():
 
 
 def test_a_removal_without_writes_is_not_run():
+    """The card's own entry is found past the list's first page; the removal runs only when writes are on."""
     q = "remove lugia from my want list"
     link = {"cards": [LUGIA9], "best": "l9", "entities": [{"kind": "name", "name": "Lugia", "exact": True}]}
     msgs = [{"role": "user", "content": q},
@@ -119,8 +122,11 @@ def test_a_removal_without_writes_is_not_run():
             {"role": "tool", "tool_call_id": "a", "content": json.dumps(link)},
             {"role": "tool", "tool_call_id": "b", "content": json.dumps(LIST)},
             {"role": "assistant", "content": "", "tool_calls": [
-                {"id": "c", "function": {"name": "list_cards_list", "arguments": json.dumps({"listId": "w", "take": 100})}}]},
-            {"role": "tool", "tool_call_id": "c", "content": json.dumps({"cards": [{"id": "e2", "cardId": "l9"}]})}]
+                {"id": "c", "function": {"name": "list_cards_list", "arguments": json.dumps({"listId": "w", "take": 100})}},
+                {"id": "d", "function": {"name": "list_cards_list",
+                                         "arguments": json.dumps({"listId": "w", "card_id": "l9", "take": 5})}}]},
+            {"role": "tool", "tool_call_id": "c", "content": json.dumps({"cards": [], "total_count": 120})},
+            {"role": "tool", "tool_call_id": "d", "content": json.dumps({"cards": [{"id": "e2", "cardId": "l9"}]})}]
     out = decide(from_messages(msgs, specs(*ALL)))
     assert out.calls == [] and "allowWrites" in out.answer
     out = decide(from_messages(msgs, specs(*WRITES)))
@@ -176,3 +182,13 @@ def test_twins_are_not_read_when_the_number_is_said_or_the_pick_is_listed():
     assert "no active marketplace listings" in market.marketplace(st)
     st.results["marketplace_card"] = _market("t114", 1)
     assert not planner.PREDICATES["unlisted_pick"](st)
+
+
+def test_a_card_past_the_lists_first_page_is_found_on_it():
+    q = "is neo genesis lugia on my want list"
+    st = planner.understand(from_messages([{"role": "user", "content": q}], specs(*ALL)))
+    st.results.update({"lists_list": LIST, "link": {"cards": [LUGIA9], "best": "l9", "entities": []},
+                       "list_cards_list": {"cards": [{"id": "e1", "cardId": "v15"}], "total_count": 120}})
+    assert planner.variable(st, "card_id") == "l9" and planner.PREDICATES["has_card"](st)
+    st.results["listed_card"] = {"cards": [{"id": "e77", "cardId": "l9"}], "total_count": 1}
+    assert collection.wantlist(st).startswith("Yes, 2000 Neo Genesis Lugia #9 is on your want list")

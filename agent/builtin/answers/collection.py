@@ -462,6 +462,12 @@ def _list_cost(name: str, total: int, cards: list[dict[str, Any]]) -> str:
     return out
 
 
+def _entries(st: State) -> list[dict[str, Any]]:
+    """The want list's entries read: its first page and the linked card's own entry."""
+    return [c for key in ("list_cards_list", "listed_card") for c in g(st.ok(key), "cards", default=[])
+            if isinstance(c, dict)]
+
+
 def _on_list_named(st: State, chosen: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The linked cards on the want list that bear the name asked about (when only a name was given:
     a card told by number, year, release or set is that card, on the list or not)."""
@@ -469,7 +475,7 @@ def _on_list_named(st: State, chosen: dict[str, Any] | None) -> list[dict[str, A
     told = st.ent.number or st.ent.year or any(e.get("kind") in ("release", "set") for e in link.get("entities") or [])
     if told and chosen is not None:
         return []
-    ids = {str(c.get("cardId")) for c in g(st.ok("list_cards_list"), "cards", default=[]) if isinstance(c, dict)}
+    ids = {str(c.get("cardId")) for c in _entries(st)}
     names = {fold(c.get("name") or "") for c in ([chosen] if chosen else tied(link))}
     names |= {fold(e.get("name") or "") for e in link.get("entities") or [] if e.get("kind") == "name"
               and not e.get("alternate") and e.get("exact")}
@@ -482,8 +488,7 @@ def _on_list_named(st: State, chosen: dict[str, Any] | None) -> list[dict[str, A
 def to_remove(st: State, chosen: dict[str, Any] | None) -> dict[str, Any] | None:
     """The want-list entry of the card to take off: the card the words name when it is on the list;
     otherwise, when only a name was given, the one linked card of that name that is on the list."""
-    entries = [c for c in g(st.ok("list_cards_list"), "cards", default=[]) if isinstance(c, dict)]
-    by_card = {str(c.get("cardId")): c for c in entries}
+    by_card = {str(c.get("cardId")): c for c in _entries(st)}
     if chosen is not None and str(chosen.get("id")) in by_card:
         return by_card[str(chosen.get("id"))]
     on_list = _on_list_named(st, chosen)
@@ -564,7 +569,7 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     link = st.ok("link")
     if not link:
         return None
-    ids = {c.get("cardId") for c in g(st.ok("list_cards_list"), "cards", default=[]) if isinstance(c, dict)}
+    ids = {c.get("cardId") for c in _entries(st)}
     ids |= {c.get("id") for c in wanted}
     card = chosen_card(link, st.ent)
     options = [card] if card else tied(link)
