@@ -36,21 +36,20 @@ class Judging:
         return exp
 
     async def judge(self, case: Case, exp: Expect, answer: str, called: list[str]) -> Verdict:
-        listed = await self._on_list(exp) if exp.on_list else None
+        listed = await self._on_list(exp.on_list) if exp.on_list else None
+        kept = await self._on_list(exp.off_list) if exp.off_list else None
         return judge(exp, answer, called, index=self.index, writes=self.writes, trap=case.kind == "trap",
-                     on_list=listed)
+                     on_list=listed, still_listed=kept)
 
-    async def _on_list(self, exp: Expect) -> bool:
+    async def _on_list(self, card: Any) -> bool:
         from sqlalchemy import select
 
         from store.models import WantListCard
 
-        assert exp.on_list is not None
-
         async with self.env.sessions() as s:
             found = await s.scalar(select(WantListCard.id).where(
                 WantListCard.list_id == uuid.UUID(str(self.env.values["wantlist"])),
-                WantListCard.card_id == exp.on_list.card_id))
+                WantListCard.card_id == card.card_id))
         return found is not None
 
 

@@ -42,6 +42,9 @@ NO_DATA = ["no population", "no data", "not available", "no graded", "no pop", "
            "no report", "isn't available", "no counts", "not tracked", "unknown", "no record"]
 NOT_FOUND = ["not in the catalog", "couldn't find", "could not find", "no card", "not find", "isn't in",
              "no match", "not found", "don't have", "do not have", "no results", "nothing"]
+NO_LISTINGS = ["no listing", "no active", "no current", "not listed", "none listed", "nobody", "no one", "no copies",
+               "nothing for sale", "isn't listed", "not for sale", "no current listing", "no marketplace", "no open",
+               "0 listings", "zero listings", "couldn't find any listing", "no listings"]
 WANT_LIST_WORDS = ["want list", "wantlist", "wish list", "wishlist", "wants"]
 CAN_DO = ["i can", "i can help", "ask me", "i answer", "i help", "try asking", "you can ask", "questions about"]
 
@@ -73,6 +76,7 @@ class Expect:
     no_card: bool = False                                # the answer must name no card (traps, out of scope)
     tools_any: list[str] = field(default_factory=list)   # one of these tools must be called
     on_list: Identity | None = None                      # this card must be on the want list afterwards
+    off_list: Identity | None = None                     # this card must not be on the want list afterwards
     asks_ok: bool = False                                # asking which card is meant is right (several fit)
 
 
@@ -263,23 +267,31 @@ async def f_rarest_parallel(env: Env, card: Identity | None, arg: Any, ents: dic
     return Expect(says=[sorted({name for n, name in runs if n == low})], figures=[("int", low)])
 
 
-async def _listings(env: Env, card: Identity) -> list[tuple[int, MarketplaceListing]]:
-    """The card's priced listings as (price in cents, listing)."""
+async def _listings(env: Env, card: Identity, grade: str | None = None) -> list[tuple[int, MarketplaceListing]]:
+    """The card's priced listings as (price in cents, listing); ``grade`` ("PSA 10") keeps that grade's only."""
     async with env.sessions() as s:
-        rows = (await s.scalars(select(MarketplaceListing).where(
-            MarketplaceListing.card_id == card.card_id, MarketplaceListing.price_cents.is_not(None)))).all()
+        q = select(MarketplaceListing).where(MarketplaceListing.card_id == card.card_id,
+                                             MarketplaceListing.price_cents.is_not(None))
+        if grade:
+            company, value = grade.split()
+            q = (q.join(Grade, Grade.id == MarketplaceListing.grade_id).join(GradingType, GradingType.id == Grade.type_id)
+                 .join(GradingCompany, GradingCompany.id == GradingType.company_id)
+                 .where(GradingCompany.abbreviation == company, Grade.value == value))
+        rows = (await s.scalars(q)).all()
     return [(r.price_cents, r) for r in rows if r.price_cents is not None]
 
 
 async def f_listings(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    rows = await _listings(env, card)
+    """The card's listings (``arg``: a grade such as "PSA 10", or null for all): one of their prices."""
+    rows = await _listings(env, card, arg)
     if not rows:
-        raise LookupError(f"no listings for {card.label()}")
+        raise LookupError(f"no {arg or ''} listings for {card.label()}")
     return Expect(card=card, figures=[("money_any", sorted({cents / 100 for cents, _ in rows}))])
 
 
 async def f_cheapest_listing(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
-    rows = await _listings(env, card)
+    """The lowest asking price (``arg``: "raw", a grade such as "PSA 10", or null for any copy)."""
+    rows = await _listings(env, card, arg if arg and arg != "raw" else None)
     if arg == "raw":
         rows = [(cents, r) for cents, r in rows if r.grade_id is None and r.parallel_id is None]
     if not rows:
@@ -293,6 +305,13 @@ async def f_under_price(env: Env, card: Identity, arg: Any, ents: dict) -> Expec
         raise LookupError(f"no listings under {arg} for {card.label()}")
     return Expect(card=card, figures=[("money_any", sorted({cents / 100 for cents in prices})),
                                       ("money_max", float(arg))])
+
+
+async def f_no_listings(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """Nobody lists the card: say so, naming it (an unlisted namesake answered instead is a wrong card)."""
+    if card and await _listings(env, card):
+        raise LookupError(f"{card.label()} has listings")
+    return Expect(card=card, says=[NO_LISTINGS])
 
 
 async def f_random(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
@@ -494,6 +513,27 @@ async def f_on_wantlist(env: Env, card: Identity, arg: Any, ents: dict) -> Expec
 
 async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     return Expect(card=card, tools_any=["list_cards_add"], on_list=card, allowed=await _wanted(env))
+
+
+async def f_wantlist_remove(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
+    return Expect(card=card, tools_any=["list_card_remove"], off_list=card, allowed=await _wanted(env))
+
+
+async def f_wantlist_cost(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """What buying the want list would cost: the total of the wanted cards' raw values where known, and
+    plainly which have no price (never a total that silently counts them as $0)."""
+    ids = [uuid.UUID(str(i)) for i in await _wanted_ids(env)]
+    async with env.sessions() as s:
+        cents = (await s.execute(select(CardPrice.card_id, CardPrice.value_cents).where(
+            CardPrice.card_id.in_(ids), CardPrice.parallel_id.is_(None), CardPrice.price_key == "raw"))).all()
+    priced = {c: v for c, v in cents}
+    exp = Expect(says=[WANT_LIST_WORDS], allowed=await _wanted(env))
+    if priced:
+        exp.figures.append(("money", sum(priced.values()) / 100))
+    if len(priced) < len(ids):
+        exp.says.append(["no price", "no value", "not priced", "unpriced", "no market", "unknown", "no data",
+                         "without a price", "no recorded"])
+    return exp
 
 
 async def f_among(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:

@@ -123,7 +123,7 @@ def asks_back(answer: str) -> bool:
 
 
 def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writes: set[str], trap: bool,
-          on_list: bool | None = None) -> Verdict:
+          on_list: bool | None = None, still_listed: bool | None = None) -> Verdict:
     reasons: list[str] = []
     answer = fold(answer)   # a curly apostrophe or dash reads as the straight one
     spots = index.spots(answer)
@@ -184,6 +184,8 @@ def judge(exp: Expect, answer: str, called: list[str], *, index: NameIndex, writ
         reasons.append(f"never called {exp.tools_any}")
     if on_list is False:
         reasons.append("the card is not on the want list afterwards")
+    if still_listed:
+        reasons.append("the card is still on the want list afterwards")
     if exp.card and exp.card.number and allowed <= {norm(exp.card.name)}:
         listed = sorted({m for m in _CARD_NO.findall(bare)} - {exp.card.number})
         if listed:

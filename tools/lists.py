@@ -69,6 +69,7 @@ class ListUpdate(ListRef):
 class ListCardsQuery(ListRef):
     take: Take = 20
     skip: Skip = 0
+    card_id: LooseUUIDStr | None = Field(None, description="Only this catalog card's entry (is it on the list?)")
 
 
 class ListCardsPage(Page[ListCard], alias_generator=listed_as("cards")):
@@ -150,7 +151,8 @@ async def list_cards_list(ctx: ToolContext, query: ListCardsQuery) -> ListCardsP
     """List the cards on a want list (link id, list id, catalog card id), in the order added."""
     async with ctx.transaction() as s:
         row = await list_or_404(s, ctx, query.list_id)
-        rows, total = await q.list_cards(session=s, list_id=row.id, skip=query.skip, take=query.take)
+        rows, total = await q.list_cards(session=s, list_id=row.id, skip=query.skip, take=query.take,
+                                         card_id=uid(query.card_id) if query.card_id else None)
     return ListCardsPage.of([list_card_out(r) for r in rows], total, query)
 
 

@@ -56,6 +56,9 @@ class Intent:
 LINK = Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 10}, key="link")
 COMPANY_LOOKUP = Step("grades_companies", {}, when="has_company", optional=True)
 COLLECTIONS = Step("collections_list", {"take": 20}, when="no_collection")
+# the linked card's own entry on the want list, wherever it stands in a long list
+LISTED_CARD = Step("list_cards_list", {"listId": "$list_id", "card_id": "$card_id", "take": 5}, key="listed_card",
+                   needs=("list_id", "card_id"), when="has_card", optional=True)
 # "value on my X" where several cards bear the name: the collection read, to take the one I own
 OWNED_TIED = (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                    key="owned", needs=("collection_id",), when="mine_undecided", optional=True),)
@@ -193,12 +196,23 @@ INTENTS: tuple[Intent, ...] = (
                    Step("lists_list", {"take": 20})),
                   (Step("list_cards_add", {"listId": "$list_id", "items": "$want_items"},
                         needs=("card_id", "list_id")),))),
+    # "take the 87 mcgwire off my wants": the card found on the list (by its list entry) and taken off;
+    # set by the word reading only (REMOVE_FROM_LIST), a write the request must allow
+    Intent("wantlist_remove",
+           steps=((Step("catalog_link", {"text": "$link_text", "history": "$link_history", "take": 25}, key="link"),
+                   Step("lists_list", {"take": 20})),
+                  (Step("list_cards_list", {"listId": "$list_id", "take": 100}, needs=("list_id",)), LISTED_CARD),
+                  # the list's cards read when none the link found is on it ("drop the gyarados": the one I want)
+                  (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids", when="not_on_list_yet"),),
+                  (Step("list_card_remove", {"listId": "$list_id", "cardId": "$want_link_id"},
+                        needs=("list_id", "want_link_id")),))),
     Intent("wantlist", r"\b(want ?list|wish ?list|wants list|my wants|my grails|grail list|chase list)\b|"
            r"\b(am i|i'?m) (still )?(chasing|hunting)\b",
            # "is the base set venusaur on my wants": the card linked, to look for on the list
            steps=((Step("lists_list", {"take": 20}), Step(LINK.tool, LINK.args, key="link", when="asks_membership",
                                                           optional=True)),
-                  (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),),
+                  (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),
+                   LISTED_CARD),
                   (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
@@ -214,7 +228,11 @@ INTENTS: tuple[Intent, ...] = (
            r"who'?s selling|anyone selling|anybody selling|selling (a|one|any)|on sale|"
            r"on the market|lowest price on|cheapest .* (right now|available))\b",
            needs_card=True,
-           steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),))),
+           steps=_card((Step("marketplace_card", {"card_id": "$card_id"}, needs=("card_id",)),),
+                       # the card picked among others of its name and release (no number said) has no listing:
+                       # theirs, so an unlisted pick is not answered while its twin is for sale
+                       (Step("marketplace_card", {"card_id": "$item"}, key="near_market", each="near_ids",
+                             when="unlisted_pick", optional=True),))),
     Intent("trend", r"\b(trend|trending|over time|price history|historical|(go|goes|going|gone|went) (up|down)|"
                     r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
                     r"changed|change in (price|value)|price change|up or down)\b",
@@ -348,6 +366,10 @@ def classify(text: str) -> tuple[Intent | None, float]:
             and not ASKS_IF_ON.search(low) and (ADD_VERBS.search(low) or ONTO_LIST.search(low))):
         # a list heading and a card after it, or a card "onto the want list pls": an entry to add
         intent = BY_NAME["wantlist_add"]
+    if REMOVE_FROM_LIST.search(low):
+        intent, confidence = BY_NAME["wantlist_remove"], max(confidence, 1.0)   # "drop X from my wants"
+    elif LIST_COST.search(low) and COST_OF_LIST.search(low):
+        intent = BY_NAME["wantlist"]   # "what would my want list cost": the list, priced (answers.collection)
     if intent is not None and intent.name == "price_compare" and not _two_sides(low):
         # "which of those two is worth more", "is that more than X", "worth more than i paid": the
         # other side is in the conversation or the collection, which the next family answers
@@ -427,9 +449,23 @@ LIST_REQUEST = re.compile(r"^\s*(please |pls )?(wish ?list|want ?list)\s+(the|th
                           r"^\s*(please |pls )?(wish ?list|want ?list)\s+(?!(what|which|how|is|are|do|does|show|has|have|"
                           r"any|cards?|value|count|items?)\b)[a-z][^?]*\b\d{2,4}\b[^?]*$|"
                           r"\b(wish ?list|want ?list)\s+(it|that|this|them|that one|this one)\b|"
-                          r"\S\s*[,:\-]\s*(onto |on |to )?(my |the )?(want ?list|wish ?list|wants|grail list)\s*"
+                          r"\S\s*([,:\-]|->|=>|\u2192)\s*(onto |on |to )?(my |the )?(want ?list|wish ?list|wants|grail list)\s*"
                           r"(please|pls|plz|thanks|thx|for me|it)?\s*[.!]*\s*$")
-LIST_ENTRY = re.compile(r"^\s*(my )?(want ?list|wish ?list|wants|grails?|grail list)\s*(add|it|this)?\s*[:\-]\s*\S")   # "wantlist: <card>"
+# taking a card off a list ("remove lugia from my wants", "take the 87 mcgwire off my list"); not a
+# question about what to remove
+REMOVE_FROM_LIST = re.compile(
+    r"^(?!\s*(what|which|how|why|should)\b)[^?]*(\b(remove|remvoe|rmeove|delete|drop|cross|scratch|strike|ditch|"
+    r"erase|get rid of)\b[^?]*\b(off|from|out of)|\btake\b[^?]*\b(off|out of))\s+(of\s+)?(my|the)?\s*"
+    r"(want ?list|wish ?list|wants|wnat ?list|list|"
+    r"grails?|grail list|needs? list|chase list)\b")
+# "take it off", "remove that one": a removal of the card the conversation is about (planner.understand)
+REMOVE_IT = re.compile(r"^\s*((actually|nah|no|oh|wait|ok|okay|hmm|on second thought)[\s,]+)*(please |pls |can you |could you )?"
+                       r"(take|remove|delete|drop|scratch|cross)\s+(it|that|that one|this|this one|them)\b"
+                       r"(\s+(off|out))?(\s+(again|please|pls|thanks))?\s*[.!]*\s*$")
+# what buying the list would come to ("how much would my want list cost", "the bill for my wants")
+COST_OF_LIST = re.compile(r"\b(want ?list|wish ?list|wnat ?list|my wants|grail list|chase list|on my list)\b")
+LIST_COST = re.compile(r"\b(cost|costs|how much|total|value|valued|worth|bill|spend|afford|price (tag|of))\b")
+LIST_ENTRY = re.compile(r"^\s*(my )?(want ?list|wish ?list|wants|grails?|grail list)\s*(add|it|this)?\s*([:\-]|\+=?)\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|"
                        r"needs? list)\b")

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.builtin import answers, classifier
 from agent.builtin.conversation import Conversation
-from agent.builtin.intents import BY_NAME, DETAILS, Step, card_words, classify
+from agent.builtin.intents import BY_NAME, DETAILS, REMOVE_IT, WANT_WORDS, Step, card_words, classify
 from agent.builtin.linking import chosen_card, few_tied, link_history, link_text, parse
 from agent.builtin.rewrites import SoFar, everyday_words_only, rewrite
 from agent.builtin.state import State
@@ -85,12 +85,16 @@ def asked_part(question: str) -> str:
 def understand(conv: Conversation) -> State:
     if conv.history and ANOTHER.match(conv.question):
         conv = replace(conv, question=conv.history[-1])   # "another one": the last request again (a new pull)
+    if conv.history and DITTO.match(conv.question):
+        conv = replace(conv, question=DITTO.sub("what about ", conv.question, count=1))   # "ditto for X": never Ditto
     focus = asked_part(conv.question)
     whole = classify(conv.question) if focus != conv.question else None
     if whole is not None and whole[0] is not BY_NAME["feedback"]:
         conv, whole = replace(conv, question=focus), None   # small talk left out (feedback keeps every word)
     ent = parse(conv.question, conv.history, conv.last_answer)
     intent, confidence = whole or classify(conv.question)
+    if conv.history and REMOVE_IT.match(conv.question.lower()) and WANT_WORDS.search(" ".join(conv.history[-2:]).lower()):
+        intent, confidence = BY_NAME["wantlist_remove"], 1.0   # "actually take it off" after a want-list turn
     r = SoFar(conv, ent, intent, confidence)
     rewrite(r)   # the question-level rewrites of the family, in order (rewrites.RULES)
     intent = r.intent
@@ -106,6 +110,8 @@ def understand(conv: Conversation) -> State:
     return st
 
 
+# "ditto for the base set 2 one", "same for X": the last question again, about other words
+DITTO = re.compile(r"^\s*(ditto|same|same q|same question)\s+(for|with|on|about)\s+", re.I)
 LOOSE_FAMILIES = {"find", "details", "owns", "price", "trend", "marketplace", "population", "price_compare"}
 
 
@@ -303,8 +309,20 @@ def _missing_ids(st: State) -> list[str] | None:
 
 def _want_card_ids(st: State) -> list[str] | None:
     cards = (st.ok("list_cards_list") or {}).get("cards", [])
-    ids = [c.get("cardId") for c in cards if c.get("cardId")][:10]
+    # what the list would cost needs every card's price; a list read out shows the first ten
+    most = 50 if answers.collection.asks_cost(st) or st.intent is BY_NAME["wantlist_remove"] else 10
+    ids = [c.get("cardId") for c in cards if c.get("cardId")][:most]
     return ids or None
+
+
+def _near_ids(st: State) -> list[str] | None:
+    return [str(c["id"]) for c in answers.market.near_cards(st, _card(st))] or None
+
+
+def _want_link_id(st: State) -> str | None:
+    """The list entry (its link id) of the card to take off the list (answers.collection.to_remove)."""
+    entry = answers.collection.to_remove(st, _card(st))
+    return str(entry["id"]) if entry and entry.get("id") else None
 
 
 def _linked_name(st: State) -> str | None:
@@ -411,7 +429,8 @@ def variable(st: State, name: str) -> Any:
         return {"cardId": cid} if cid else None
     resolvers = {"card_id": _card_id, "company_id": _company_id, "type_id": _type_id, "release_id": _release_id,
                  "set_id": _set_id, "collection_id": _collection, "list_id": _list_id,
-                 "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids, "missing_ids": _missing_ids,
+                 "owned_set_id": _progress_set_id, "compare_ids": _compare_ids, "want_card_ids": _want_card_ids,
+                 "want_link_id": _want_link_id, "near_ids": _near_ids, "missing_ids": _missing_ids,
                  "linked_name": _linked_name, "random_release_ids": _random_release_ids,
                  "release_year": _release_year, "base_set_id": _base_set_id, "insert_set_ids": _insert_set_ids,
                  "tied_ids": lambda st: few_tied(_link(st)) or None,
@@ -495,6 +514,8 @@ PREDICATES = {
     "asks_membership": lambda st: answers.collection.asks_membership(st),
     "undecided": lambda st: _card(st) is None and bool(few_tied(_link(st))),
     "mine_undecided": _mine_undecided,
+    "not_on_list_yet": lambda st: answers.collection.to_remove(st, _card(st)) is None,
+    "unlisted_pick": lambda st: answers.market.unlisted(st.ok("marketplace_card")),
     "feedback_card": lambda st: _feedback_card(st),
     "no_feedback_card": lambda st: not _feedback_card(st),
 }
@@ -563,6 +584,8 @@ def _step(st: State, step: Step, pending: list[tuple[str, dict[str, Any]]]) -> s
         return None if step.optional else answers.unavailable(st, step.tools[0])
     for need in step.needs:
         if variable(st, need) is None:
+            if need == "want_link_id":   # not on the list, or several of the name are: said by the answer
+                return answers.collection.wantlist_remove(st)
             return answers.missing(st, need)
     if step.each:
         items = variable(st, step.each) or []

@@ -250,7 +250,9 @@ def _keeps_earlier(r: SoFar) -> bool:
     return bool(earlier is not None and (ent.reply or earlier.needs_card or _weak(r) or intent is None or
                                          intent.name == "unknown" or SAME_ASKED.match(q) or _mine_again(r) or
                                          # "is my sandberg up" then "what about his 84 donruss?": mine too?
-                                         earlier.name in ONE_OF_MINE and _elliptical(r))
+                                         earlier.name in ONE_OF_MINE and _elliptical(r) or
+                                         # "is venusaur on my wants" then "what about base set blastoise?"
+                                         earlier.name == "wantlist" and bool(ELLIPSIS.match(q)) and ent.has_card_words)
                 and not (intent is not None and intent.name == "wantlist_add" and r.confidence >= 1.0))
 
 

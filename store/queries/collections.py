@@ -241,8 +241,11 @@ async def list_card_ids(*, session: AsyncSession, list_id: uuid.UUID, card_ids: 
     )).all())
 
 
-async def list_cards(*, session: AsyncSession, list_id: uuid.UUID, skip: int, take: int) -> tuple[list[WantListCard], int]:
+async def list_cards(*, session: AsyncSession, list_id: uuid.UUID, skip: int, take: int,
+                     card_id: uuid.UUID | None = None) -> tuple[list[WantListCard], int]:
     stmt = select(WantListCard).where(WantListCard.list_id == list_id).order_by(WantListCard.created_at, WantListCard.id)
+    if card_id is not None:
+        stmt = stmt.where(WantListCard.card_id == card_id)
     rows, total = await page(session, stmt, skip=skip, take=take)
     return [r[0] for r in rows], total
 

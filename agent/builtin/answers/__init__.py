@@ -18,7 +18,8 @@ COMPOSERS = {
     "breakdown": collection.breakdown, "set_progress": collection.set_progress,
     "set_missing": collection.set_missing, "collection_cards": collection.collection_cards,
     "collections": collection.collections, "wantlist": collection.wantlist,
-    "wantlist_add": collection.wantlist_add, "owns": collection.owns, "owned_among": collection.owned_among,
+    "wantlist_add": collection.wantlist_add,
+    "wantlist_remove": collection.wantlist_remove, "owns": collection.owns, "owned_among": collection.owned_among,
 }
 
 

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from agent.builtin.classifier import everyday, one_edit
-from agent.builtin.intents import BOUGHT_BY_ME, PAID_FOR, card_words
+from agent.builtin.intents import BOUGHT_BY_ME, LIST_COST, PAID_FOR, card_words
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
@@ -416,6 +416,8 @@ def wantlist(st: State) -> str | None:
     name = g(lst, "name", default="your want list")
     if not total:
         return f"{name[:1].upper() + name[1:]} is empty."
+    if asks_cost(st):
+        return _list_cost(name, total, cards)
     member = _membership(st, name, total, cards) if asks_membership(st) else None
     if member:
         return member
@@ -432,6 +434,93 @@ def wantlist(st: State) -> str | None:
     shown = "; ".join(card_label(c) for c in cards)
     more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
     return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+def asks_cost(st: State) -> bool:
+    """"how much would my want list cost": the list priced, not read out."""
+    return st.intent is not None and st.intent.name == "wantlist" and bool(LIST_COST.search(st.ent.text.lower()))
+
+
+def _list_cost(name: str, total: int, cards: list[dict[str, Any]]) -> str:
+    """What the list's cards come to at their raw market value, naming the cards with no price (never
+    counted as $0)."""
+    priced = [(c, (g(c, "prices", default={}) or {}).get("raw")) for c in cards]
+    known = [(c, v) for c, v in priced if isinstance(v, (int, float))]
+    unknown = [c for c, v in priced if not isinstance(v, (int, float))]
+    more = total - len(cards)
+    head = f"Your want list ({name}, {plural(total, 'card')})"
+    if not known:
+        return (f"{head}: I have no market price for any of its cards, so I can't total it: "
+                + "; ".join(card_label(c) for c in unknown[:10]) + ".")
+    out = f"{head} comes to about {usd(sum(v for _, v in known))} at raw (ungraded) market value for " \
+          f"{plural(len(known), 'priced card')}: " + "; ".join(f"{card_label(c)} {usd(v)}" for c, v in known[:10]) + "."
+    if unknown:
+        out += f" No price for {plural(len(unknown), 'card')}, not counted: " + \
+            "; ".join(card_label(c) for c in unknown[:10]) + "."
+    if more > 0:
+        out += f" ({more} more not read.)"
+    return out
+
+
+def _entries(st: State) -> list[dict[str, Any]]:
+    """The want list's entries read: its first page and the linked card's own entry."""
+    return [c for key in ("list_cards_list", "listed_card") for c in g(st.ok(key), "cards", default=[])
+            if isinstance(c, dict)]
+
+
+def _on_list_named(st: State, chosen: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The linked cards on the want list that bear the name asked about (when only a name was given:
+    a card told by number, year, release or set is that card, on the list or not)."""
+    link = st.ok("link") or {}
+    told = st.ent.number or st.ent.year or any(e.get("kind") in ("release", "set") for e in link.get("entities") or [])
+    if told and chosen is not None:
+        return []
+    ids = {str(c.get("cardId")) for c in _entries(st)}
+    names = {fold(c.get("name") or "") for c in ([chosen] if chosen else tied(link))}
+    names |= {fold(e.get("name") or "") for e in link.get("entities") or [] if e.get("kind") == "name"
+              and not e.get("alternate") and e.get("exact")}
+    found = {str(c.get("id")): c for c in [*(link.get("cards") or []), *st.many.get("wanted", [])]
+             if isinstance(c, dict) and str(c.get("id")) in ids and fold(c.get("name") or "") in names
+             and not c.get("variationOf")}
+    return list(found.values())
+
+
+def to_remove(st: State, chosen: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The want-list entry of the card to take off: the card the words name when it is on the list;
+    otherwise, when only a name was given, the one linked card of that name that is on the list."""
+    by_card = {str(c.get("cardId")): c for c in _entries(st)}
+    if chosen is not None and str(chosen.get("id")) in by_card:
+        return by_card[str(chosen.get("id"))]
+    on_list = _on_list_named(st, chosen)
+    return by_card[str(on_list[0]["id"])] if len(on_list) == 1 else None
+
+
+def wantlist_remove(st: State) -> str | None:
+    link = st.ok("link")
+    chosen = chosen_card(link, st.ent)
+    entry = to_remove(st, chosen)
+    known = [*((link or {}).get("cards") or []), *st.many.get("wanted", [])]
+    card = next((c for c in known if entry and isinstance(c, dict) and str(c.get("id")) == str(entry.get("cardId"))),
+                None) or chosen
+    label = card_label(card) if card else None
+    err = st.result("list_card_remove")
+    if entry is not None and st.ok("list_card_remove") is not None:
+        return f"Removed {label or 'the card'} from your want list."
+    if entry is not None and isinstance(err, dict) and err.get("error"):
+        return f"I couldn't take {label or 'the card'} off your want list: {err['error']}"
+    if st.ok("list_cards_list") is None:
+        return None
+    several = _on_list_named(st, chosen)
+    if len(several) > 1:   # "remove mewtwo" with two Mewtwos wanted: which one, told apart
+        return (f"Your want list has {plural(len(several), 'card')} of that name: " +
+                "; ".join(card_label(c) for c in several) + ". Which one do you mean? Nothing was removed.")
+    if card is not None:
+        return f"{label} is not on your want list, so there was nothing to remove."
+    named = next((e.get("name") for e in (link or {}).get("entities") or [] if e.get("kind") == "name"
+                  and not e.get("alternate")), None)
+    if named:   # the cards of the name are many and none is wanted: no one card named
+        return f"No {named} card is on your want list, so nothing was removed."
+    return "I couldn't find that card on your want list, so nothing was removed."
 
 
 def _described_wanted(st: State, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -455,11 +544,16 @@ _YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or no
 _ON_IT_ASKED = re.compile(r"\bon my (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list|list)\s*\?+\s*$")
 
 
+_ANOTHER_CARD = re.compile(r"^\s*(and|what about|how about)\b")
+
+
 def asks_membership(st: State) -> bool:
     """"the base set venusaur - did that make it onto my wants?": a yes/no about a card named, or the
     card the conversation is about, being on the list."""
     text = st.ent.text.lower()
     bare = _ON_IT_ASKED.search(text) and not re.search(r"\b(what|what's|whats|which)\b", text)
+    if st.conv.history and _ANOTHER_CARD.match(text) and st.ent.has_card_words:
+        return True   # "what about base set blastoise?" after a want-list question: that card on the list
     if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare):
         return False
     return bool(st.ent.has_card_words) or bool(st.conv.history and POINTS_BACK.search(text))
@@ -475,7 +569,7 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     link = st.ok("link")
     if not link:
         return None
-    ids = {c.get("cardId") for c in g(st.ok("list_cards_list"), "cards", default=[]) if isinstance(c, dict)}
+    ids = {c.get("cardId") for c in _entries(st)}
     ids |= {c.get("id") for c in wanted}
     card = chosen_card(link, st.ent)
     options = [card] if card else tied(link)

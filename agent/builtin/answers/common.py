@@ -27,8 +27,8 @@ NAMES = {"catalog_link": "catalog search", "catalog_cards": "catalog search", "c
          "catalog_release": "release details", "grades_companies": "grading companies",
          "grades_types": "grading types", "grades_grades": "grades", "catalog_statistics": "catalog statistics",
          "catalog_segments": "segments", "lists_list": "want lists", "list_cards_list": "want lists",
-         "list_cards_add": "adding to a want list"}
-WRITE_TOOLS = {"list_cards_add", "list_create", "collection_cards_add"}
+         "list_cards_add": "adding to a want list", "list_card_remove": "taking a card off a want list"}
+WRITE_TOOLS = {"list_cards_add", "list_card_remove", "list_create", "collection_cards_add"}
 
 
 def g(obj: Any, *keys: str, default: Any = None) -> Any:

@@ -232,11 +232,55 @@ def trend(st: State) -> str | None:
             f"latest ({change:+.1f}%) over {len(vals)} {unit} with sales.{synthetic}")
 
 
+NEAR_MOST = 4   # twins of the picked card whose listings are read
+
+
+def unlisted(r: Any) -> bool:
+    """A marketplace result with no listing at all."""
+    return isinstance(r, dict) and not g(g(r, "raw", default={}), "count", default=0) and not any(
+        g(gr, "count", default=0) for comp in g(r, "graded", default=[]) for gr in g(comp, "grades", default=[]))
+
+
+def near_cards(st: State, chosen: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Cards the question fits exactly as well as the one picked, apart only by a number it did not say:
+    the linked candidates of the same name and release that matched the same words."""
+    link = st.ok("link") or {}
+    if chosen is None or st.ent.number or link.get("ambiguous"):
+        return []
+    said = set(chosen.get("matched") or [])
+    out = [c for c in link.get("cards") or [] if isinstance(c, dict) and c.get("id") != chosen.get("id")
+           and not c.get("variationOf") and c.get("name") == chosen.get("name")
+           and c.get("releaseName") == chosen.get("releaseName") and set(c.get("matched") or []) == said]
+    return out[:NEAR_MOST]
+
+
+def _listed_twin(st: State) -> tuple[dict[str, Any], dict[str, Any], int] | None:
+    """The one twin of an unlisted pick that is for sale (its card, listings and how many twins were read);
+    None when none or several are."""
+    results = [x for x in st.many.get("near_market", []) if isinstance(x, dict) and not unlisted(x)]
+    if len(results) != 1:
+        return None
+    cid = str(g(g(results[0], "card", default={}), "card_id", default=""))
+    twins = near_cards(st, the_card(st))
+    card = next((c for c in twins if str(c.get("id")) == cid), None)
+    return (card, results[0], len(twins)) if card else None
+
+
 def marketplace(st: State) -> str | None:
     r = st.ok("marketplace_card")
     if not r:
         return None
-    label = card_label(the_card(st))
+    twin = _listed_twin(st) if unlisted(r) else None
+    if twin is not None:   # the pick has no listing, one card told from it only by number has: that one
+        card, r, others = twin
+        st.results["marketplace_card"] = r
+        return _listings(st, r, card_label(card)) + (
+            f" Of the {others + 1} {card.get('name')} cards of {card.get('releaseName')} your words fit, it is the "
+            "only one listed; give the card number to ask about another.")
+    return _listings(st, r, card_label(the_card(st)))
+
+
+def _listings(st: State, r: dict[str, Any], label: str) -> str:
     e = st.ent
     raw = g(r, "raw", default={})
     records = [x for x in g(raw, "records", default=[]) if x.get("price") is not None]
