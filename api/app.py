@@ -14,7 +14,7 @@ from api.middleware import (
     KEY_CACHE,
     REDIS,
     KeyCache,
-    auth,
+    authorize,
     errors,
     request_context,
     request_timeout,
@@ -23,13 +23,13 @@ from api.middleware import (
 from api import protocol_errors
 from api import mcp_http
 from api.mcp_http import setup_mcp
-from api.ratelimit import Limiter, rate_limit_middleware, redis_client
+from api.ratelimit import Limiter, redis_client
 from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
 from api.agent_routes import LLM, LLMSlot, close_llm
 from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.stalls import stall_log
-from api.usage import count_usage, flush_usage
+from api.usage import flush_usage
 from config import Settings
 from tools.context import ToolContext
 from tools._search import served_fingerprint
@@ -40,15 +40,14 @@ log = logging.getLogger("cardwise.api")
 
 
 def middlewares(settings: Settings, redis: Any = None) -> list:
-    """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth, per-key rate limit."""
+    """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth with the per-key rate
+    limit and the usage count."""
     out = [request_context, errors]
     if settings.request_timeout_s > 0:
         out.append(request_timeout(settings.request_timeout_s))
-    out.append(auth)
-    if settings.rate_limit_per_min > 0:
-        out.append(rate_limit_middleware(Limiter(settings.rate_limit_per_min, settings.rate_limit_burst,
-                                                 redis=redis, name="rate")))
-    out.append(count_usage)
+    limiter = (Limiter(settings.rate_limit_per_min, settings.rate_limit_burst, redis=redis, name="rate")
+               if settings.rate_limit_per_min > 0 else None)
+    out.append(authorize(limiter))
     return out
 
 
