@@ -32,7 +32,7 @@ from api.stalls import stall_log
 from api.usage import flush_usage
 from config import Settings
 from tools.context import ToolContext
-from tools._search import served_fingerprint
+from tools._search import served_fingerprint, served_now
 from tools.storage import create_engine, sessionmaker
 from tools.usage import UsageCounter
 
@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[CONTEXT] = ctx = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
     # one read of the catalog version for the cache and the search index (it paces itself): an answer is
     # never cached under a version newer than the index it was computed from
-    app[RESPONSE_CACHE].watch(lambda: served_fingerprint(ctx), 0)
+    app[RESPONSE_CACHE].watch(lambda: served_fingerprint(ctx), 0, lambda: served_now(ctx))
     app[KEY_CACHE] = KeyCache(settings.auth_cache_s)
     if settings.auth_fail_per_min > 0:
         app[AUTH_FAILURES] = Limiter(settings.auth_fail_per_min, settings.auth_fail_burst, redis=redis, name="authfail")
