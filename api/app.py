@@ -15,9 +15,8 @@ from api.middleware import (
     REDIS,
     KeyCache,
     authorize,
-    errors,
+    handle_errors,
     request_context,
-    request_timeout,
     server_header,
 )
 from api import protocol_errors
@@ -40,11 +39,9 @@ log = logging.getLogger("cardwise.api")
 
 
 def middlewares(settings: Settings, redis: Any = None) -> list:
-    """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth with the per-key rate
-    limit and the usage count."""
-    out = [request_context, errors]
-    if settings.request_timeout_s > 0:
-        out.append(request_timeout(settings.request_timeout_s))
+    """Outermost first: request id/log/metrics, errors as JSON with the overall timeout, auth with the per-key
+    rate limit and the usage count."""
+    out = [request_context, handle_errors(settings.request_timeout_s)]
     limiter = (Limiter(settings.rate_limit_per_min, settings.rate_limit_burst, redis=redis, name="rate")
                if settings.rate_limit_per_min > 0 else None)
     out.append(authorize(limiter))
