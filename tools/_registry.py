@@ -96,7 +96,8 @@ def _tool_series(name: str, outcome: str) -> tuple[Any, Any]:
     if got is None:
         got = _TOOL_SERIES[(name, outcome)] = (
             metrics.series_of(metrics.TOOL_CALLS, ("tool", "outcome"), (name, outcome)),
-            metrics.series_of(metrics.TOOL_LATENCY, ("tool",), (name,)))
+            metrics.series_of(metrics.TOOL_LATENCY, ("tool",), (name,)),
+        )
     return got
 
 
