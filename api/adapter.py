@@ -246,7 +246,8 @@ def as_handler(t: Tool):
         cache = app[RESPONSE_CACHE] if t.cache and request.method == "GET" else None
         if cache is not None and cache.enabled:
             key = cache_key(t.name, data)
-            await cache.sync()
+            if not cache.synced():
+                await cache.sync()
             held = cache.lookup(key)
             if held is not None:
                 if held[2]:  # near its expiry: one request recomputes it in the background

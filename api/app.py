@@ -14,25 +14,24 @@ from api.middleware import (
     KEY_CACHE,
     REDIS,
     KeyCache,
-    auth,
-    errors,
+    authorize,
+    handle_errors,
     request_context,
-    request_timeout,
     server_header,
 )
 from api import protocol_errors
 from api import mcp_http
 from api.mcp_http import setup_mcp
-from api.ratelimit import Limiter, rate_limit_middleware, redis_client
+from api.ratelimit import Limiter, redis_client
 from api.response_cache import ResponseCache
 from api import agent_routes, openapi, routes
 from api.agent_routes import LLM, LLMSlot, close_llm
 from api.route_table import ROUTE_TABLE, RouteTable, tool_routes
 from api.stalls import stall_log
-from api.usage import count_usage, flush_usage
+from api.usage import flush_usage
 from config import Settings
 from tools.context import ToolContext
-from tools._search import served_fingerprint
+from tools._search import served_fingerprint, served_now
 from tools.storage import create_engine, sessionmaker
 from tools.usage import UsageCounter
 
@@ -40,15 +39,12 @@ log = logging.getLogger("cardwise.api")
 
 
 def middlewares(settings: Settings, redis: Any = None) -> list:
-    """Outermost first: request id/log/metrics, errors as JSON, overall timeout, auth, per-key rate limit."""
-    out = [request_context, errors]
-    if settings.request_timeout_s > 0:
-        out.append(request_timeout(settings.request_timeout_s))
-    out.append(auth)
-    if settings.rate_limit_per_min > 0:
-        out.append(rate_limit_middleware(Limiter(settings.rate_limit_per_min, settings.rate_limit_burst,
-                                                 redis=redis, name="rate")))
-    out.append(count_usage)
+    """Outermost first: request id/log/metrics, errors as JSON with the overall timeout, auth with the per-key
+    rate limit and the usage count."""
+    out = [request_context, handle_errors(settings.request_timeout_s)]
+    limiter = (Limiter(settings.rate_limit_per_min, settings.rate_limit_burst, redis=redis, name="rate")
+               if settings.rate_limit_per_min > 0 else None)
+    out.append(authorize(limiter))
     return out
 
 
@@ -79,7 +75,7 @@ def create_app(settings: Settings | None = None) -> web.Application:
     app[CONTEXT] = ctx = ToolContext(sessions=sessions, settings=settings, usage=UsageCounter())
     # one read of the catalog version for the cache and the search index (it paces itself): an answer is
     # never cached under a version newer than the index it was computed from
-    app[RESPONSE_CACHE].watch(lambda: served_fingerprint(ctx), 0)
+    app[RESPONSE_CACHE].watch(lambda: served_fingerprint(ctx), 0, lambda: served_now(ctx))
     app[KEY_CACHE] = KeyCache(settings.auth_cache_s)
     if settings.auth_fail_per_min > 0:
         app[AUTH_FAILURES] = Limiter(settings.auth_fail_per_min, settings.auth_fail_burst, redis=redis, name="authfail")

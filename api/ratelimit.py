@@ -20,10 +20,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import web
 
 import metrics
-from api.keys import CALLER
 from tools.errors import ServiceError
 
 log = logging.getLogger("cardwise.api")
@@ -142,17 +140,3 @@ def rate_limited(reason: str, wait: float) -> ServiceError:
     metrics.RATE_LIMITED.inc()
     return ServiceError("RATE_LIMITED", f"{reason}; retry in {math.ceil(wait)} s",
                         retry_after=max(1.0, float(math.ceil(wait))))
-
-
-def rate_limit_middleware(limiter: Limiter):
-    @web.middleware
-    async def rate_limit(request: web.Request, handler):
-        caller = request.get(CALLER)
-        if caller is not None:
-            wait = await limiter.take(caller.key_id)
-            if wait > 0:
-                raise rate_limited("Too many requests for this API key", wait)
-        return await handler(request)
-
-    rate_limit.limiter = limiter  # type: ignore[attr-defined]
-    return rate_limit

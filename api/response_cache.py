@@ -48,8 +48,7 @@ import asyncio
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Hashable
 
 import metrics
 
@@ -69,6 +68,10 @@ def _count(result: str) -> None:
     metrics.series_of(metrics.RESPONSE_CACHE, ("result",), (result,)).inc()
 
 
+_HITS = metrics.series_of(metrics.RESPONSE_CACHE, ("result",), ("hit",))
+_MISSES = metrics.series_of(metrics.RESPONSE_CACHE, ("result",), ("miss",))
+
+
 class ResponseCache:
     def __init__(self, ttl_s: float, max_entries: int, max_bytes: int = 64 << 20, clock=time.monotonic) -> None:
         self.ttl_s = ttl_s
@@ -86,6 +89,7 @@ class ResponseCache:
         self._refreshing: set[asyncio.Task] = set()
         self._slots = asyncio.Semaphore(REFRESHES)
         self._read_version: Callable[[], Awaitable[object]] | None = None
+        self._peek_version: Callable[[], object | None] | None = None
         self._check_every_s = 1.0
         self._next_check = float("-inf")
         self._version: object = None
@@ -118,15 +122,29 @@ class ResponseCache:
                     self._protected.move_to_end(key)
                 else:
                     self._promote(key, entry)
-                _count("hit")
+                _HITS.inc()
                 return status, body, now >= refresh_from and not running
             self._drop(key)
-        _count("miss")
+        _MISSES.inc()
         return None
 
-    def watch(self, read_version: Callable[[], Awaitable[object]], every_s: float) -> None:
-        """Drop every entry whenever ``read_version()`` (read at most every ``every_s``) changes."""
-        self._read_version, self._check_every_s = read_version, every_s
+    def watch(self, read_version: Callable[[], Awaitable[object]], every_s: float,
+              peek_version: Callable[[], object | None] | None = None) -> None:
+        """Drop every entry whenever ``read_version()`` (read at most every ``every_s``) changes; ``peek_version()``
+        is that version when it can be had without awaiting (else None)."""
+        self._read_version, self._check_every_s, self._peek_version = read_version, every_s, peek_version
+
+    def synced(self) -> bool:
+        """``sync()`` done without awaiting, where it is not due or the version can be peeked; False: await ``sync()``
+        (most requests skip its coroutine)."""
+        if self._read_version is None or self._clock() < self._next_check:
+            return True
+        version = self._peek_version() if self._peek_version is not None else None
+        if version is None:
+            return False
+        self._next_check = self._clock() + self._check_every_s
+        self._seen(version)
+        return True
 
     async def sync(self) -> None:
         """Read the catalog version when it is due; clear the cache if it moved since the last read."""
@@ -137,6 +155,9 @@ class ResponseCache:
             version = await self._read_version()
         except Exception:  # database unreachable: answers stand (the TTL bounds them); tried again next interval
             return
+        self._seen(version)
+
+    def _seen(self, version: object) -> None:
         if self._version is not None and version != self._version:
             self.clear()
         self._version = version
@@ -156,15 +177,10 @@ class ResponseCache:
             _count("joined")
         return answer
 
-    @contextmanager
-    def computing(self, key: Hashable) -> Iterator[Callable[[int, bytes], None]]:
-        """Mark ``key`` as being computed by this request; yields ``store(status, body)``, which hands the
-        answer to the requests ``join`` holds and keeps it (unless the catalog changed meanwhile)."""
-        pending, generation = self._begin(key)
-        try:
-            yield lambda status, body: self._store(key, pending, generation, status, body)
-        finally:
-            self._end(key, pending)
+    def computing(self, key: Hashable) -> _Computing:
+        """Mark ``key`` as being computed by this request (``with``); yields ``store(status, body)``, which hands
+        the answer to the requests ``join`` holds and keeps it (unless the catalog changed meanwhile)."""
+        return _Computing(self, key)
 
     def refresh(self, key: Hashable, compute: Compute, timeout_s: float | None = None) -> None:
         """Recompute ``key`` in the background with ``compute()`` (status, body), unless that is running;
@@ -259,6 +275,25 @@ class ResponseCache:
         self._entries.clear()
         self._protected.clear()
         self.size = self._protected_size = 0
+
+
+class _Computing:
+    """``ResponseCache.computing``'s context (a class: ``contextlib.contextmanager`` cost every miss a generator)."""
+
+    __slots__ = ("cache", "key", "pending", "generation")
+
+    def __init__(self, cache: ResponseCache, key: Hashable) -> None:
+        self.cache, self.key = cache, key
+
+    def __enter__(self) -> Callable[[int, bytes], None]:
+        self.pending, self.generation = self.cache._begin(self.key)
+        return self.store
+
+    def store(self, status: int, body: bytes) -> None:
+        self.cache._store(self.key, self.pending, self.generation, status, body)
+
+    def __exit__(self, *exc: object) -> None:
+        self.cache._end(self.key, self.pending)
 
 
 def cache_key(tool_name: str, data: dict) -> Hashable:

@@ -1,4 +1,5 @@
-"""Counting each key's requests for ``GET /v1/subscription/`` (``tools/usage.py`` keeps the counts)."""
+"""Writing each key's request counts for ``GET /v1/subscription/`` (``tools/usage.py`` keeps them; the auth
+middleware, ``api/middleware.py``, counts each request it lets through)."""
 
 from __future__ import annotations
 
@@ -8,24 +9,12 @@ import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
 
-from api.keys import CALLER, CONTEXT
+from api.keys import CONTEXT
 from tools.usage import UsageCounter
 
 log = logging.getLogger("cardwise.api")
 FLUSH_EVERY_S = 5.0
-
-
-@web.middleware
-async def count_usage(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Count a request made with a valid key (after auth and the rate limit let it through)."""
-    caller = request.get(CALLER)
-    if caller is not None:
-        usage = request.app[CONTEXT].usage
-        if usage is not None:
-            usage.count(caller.key_id)
-    return await handler(request)
 
 
 async def flush_usage(app: web.Application) -> AsyncIterator[None]:

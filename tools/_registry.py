@@ -82,8 +82,23 @@ class Tool:
             outcome = "error"
             raise
         finally:
-            metrics.series_of(metrics.TOOL_CALLS, ("tool", "outcome"), (self.name, outcome)).inc()
-            metrics.series_of(metrics.TOOL_LATENCY, ("tool",), (self.name,)).observe(time.perf_counter() - start)
+            calls, latency = _tool_series(self.name, outcome)
+            calls.inc()
+            latency.observe(time.perf_counter() - start)
+
+
+_TOOL_SERIES: dict[tuple[str, str], tuple[Any, Any]] = {}  # (tool, outcome) -> its call count and latency series
+
+
+def _tool_series(name: str, outcome: str) -> tuple[Any, Any]:
+    """A tool call's two series in one lookup (tools and outcomes are a bounded set)."""
+    got = _TOOL_SERIES.get((name, outcome))
+    if got is None:
+        got = _TOOL_SERIES[(name, outcome)] = (
+            metrics.series_of(metrics.TOOL_CALLS, ("tool", "outcome"), (name, outcome)),
+            metrics.series_of(metrics.TOOL_LATENCY, ("tool",), (name,)),
+        )
+    return got
 
 
 _REGISTRY: dict[str, Tool] = {}
@@ -203,6 +218,8 @@ def validation_message(exc: ValidationError) -> str:
 def _bad_text(v: str) -> str | None:
     if "\x00" in v:
         return "Text values may not contain NUL characters"
+    if v.isascii():  # no surrogate: nothing to encode
+        return None
     try:
         v.encode("utf-8")
     except UnicodeEncodeError:

@@ -58,6 +58,22 @@ async def catalog_fingerprint(ctx: ToolContext) -> str:
     return state.fp
 
 
+def _fingerprint_now(ctx: ToolContext) -> str | None:
+    """``catalog_fingerprint`` when it is not due for a read (None: await it)."""
+    state: _State | None = ctx.services.get("catalog_index.state")
+    if state is None or state.fp is None or time.monotonic() - state.checked >= ctx.settings.catalog_version_check_s:
+        return None
+    return state.fp
+
+
+def current_index(ctx: ToolContext) -> CatalogIndex | None:
+    """``catalog_index`` when it is open and no read of the catalog version is due: most requests, which then
+    await nothing for it (None: await ``catalog_index``)."""
+    fp = _fingerprint_now(ctx)
+    cached = ctx.services.get("catalog_index")
+    return cached[1] if fp is not None and cached is not None and cached[0] == fp else None
+
+
 async def catalog_index(ctx: ToolContext) -> CatalogIndex:
     """The index of the catalog as it is now (``catalog_fingerprint``): a changed catalog opens or builds another
     (a large one is built behind the index open, which answers meanwhile: ``_meanwhile``)."""
@@ -77,6 +93,15 @@ async def served_fingerprint(ctx: ToolContext) -> str:
     """The catalog answers are computed from: ``catalog_fingerprint``, or while a changed catalog's index is built
     behind the open one, that one's (so a cached answer is never held under a catalog it was not computed from)."""
     fp = await catalog_fingerprint(ctx)
+    meanwhile = _meanwhile(ctx, fp)
+    return fp if meanwhile is None else meanwhile[0]
+
+
+def served_now(ctx: ToolContext) -> str | None:
+    """``served_fingerprint`` when it needs no read of the catalog version now (None: await it)."""
+    fp = _fingerprint_now(ctx)
+    if fp is None:
+        return None
     meanwhile = _meanwhile(ctx, fp)
     return fp if meanwhile is None else meanwhile[0]
 

@@ -17,7 +17,7 @@ from tools._catalog_models import (
 )
 from tools._models import BoolStr, Count, In, Order, Out, Skip, Take, UUIDStr, Written, Year
 from tools._registry import tool
-from tools._search import catalog_index
+from tools._search import catalog_index, current_index
 from tools.context import ToolContext
 from tools.errors import invalid, not_found
 
@@ -85,10 +85,13 @@ async def _search_by_name(ctx: ToolContext, query: CardsQuery) -> tuple[list[byt
     if not query.name or query.sort is not None or query.release_name or query.set_name or query.attribute_id \
             or query.attribute_short_name or query.field:
         return None
-    index = await catalog_index(ctx)
-    filters = CardFilters(year=query.year, min_year=_year_int(query.min_year), max_year=_year_int(query.max_year),
-                          number=query.number, manufacturer=query.manufacturer, release_id=query.release_id,
-                          set_id=query.set_id)
+    index = current_index(ctx) or await catalog_index(ctx)
+    filters = None  # most searches are a name alone: no filters to build
+    if query.year or query.min_year or query.max_year or query.number or query.manufacturer or query.release_id \
+            or query.set_id:
+        filters = CardFilters(year=query.year, min_year=_year_int(query.min_year),
+                              max_year=_year_int(query.max_year), number=query.number,
+                              manufacturer=query.manufacturer, release_id=query.release_id, set_id=query.set_id)
     found = index.card_page(query.name, filters=filters, limit=query.take, offset=query.skip, prefix=True,
                             in_text=False)
     return found if found[1] else None

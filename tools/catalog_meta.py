@@ -29,7 +29,7 @@ from tools._models import (
     listed_as,
 )
 from tools._registry import Tool, tool
-from tools._search import catalog_index
+from tools._search import catalog_index, current_index
 from tools.context import ToolContext
 from tools.errors import not_found
 
@@ -268,7 +268,7 @@ async def _ac(ctx: ToolContext, kind: str, query: AcSegments) -> Suggestions | W
 async def _ac_from_index(ctx: ToolContext, kind: str, text: str, args: dict) -> list[str]:
     """Up to 10 distinct names from the search index, best first (the typed words as prefixes, in any
     order, small typos forgiven); empty when it finds none (SQL's substring match then answers)."""
-    index = await catalog_index(ctx)
+    index = current_index(ctx) or await catalog_index(ctx)
     if kind == "card" and not any(args.values()):
         return index.completions(text, kinds=["name"], limit=AC_LIMIT)
     filters = CardFilters(year=args.get("year"), segment=args.get("segment_id"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -24,6 +25,11 @@ if TYPE_CHECKING:
 class Caller:
     key_id: uuid.UUID
     name: str | None = None
+
+    @functools.cached_property
+    def key_text(self) -> str:
+        """``str(key_id)``, once per cached caller (the access log writes it on every request)."""
+        return str(self.key_id)
 
 
 def _utcnow() -> datetime:

@@ -73,6 +73,9 @@ class CardFilters:
     base_only: bool = False
 
 
+_NO_FILTERS = CardFilters()
+
+
 def _entity_key(value: str) -> str:
     try:
         return str(uuid.UUID(value.strip()))
@@ -330,7 +333,7 @@ class CatalogIndex:
         clauses = self._text_query(words, prefix=prefix, text=in_text, need_name=need_name) if words else []
         if kind != "card":  # the cards' index holds nothing else
             clauses.append((MUST, self._const(Q.term_query(self.schema, "kind", "e_" + kind), 0.0)))
-        clauses += self._filter_clauses(filters or CardFilters())
+        clauses += self._filter_clauses(filters or _NO_FILTERS)
         return Q.boolean_query(clauses) if clauses else Q.all_query()
 
     def cards_named(self, phrases: Iterable[str], *, limit: int = 2000) -> list[CardHit]:
