@@ -22,6 +22,7 @@ from store.models import (
     Card,
     CardPrice,
     CardSet,
+    WantListCard,
     Grade,
     GradingCompany,
     GradeQualifier,
@@ -516,6 +517,13 @@ async def f_wantlist_add(env: Env, card: Identity, arg: Any, ents: dict) -> Expe
 
 
 async def f_wantlist_remove(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
+    """The card is on the want list when asked to take it off (put there first: each write case starts from the
+    seeded list and is put back after it)."""
+    async with env.sessions() as s, s.begin():
+        list_id = uuid.UUID(str(env.values["wantlist"]))
+        if await s.scalar(select(WantListCard.id).where(WantListCard.list_id == list_id,
+                                                        WantListCard.card_id == card.card_id)) is None:
+            s.add(WantListCard(list_id=list_id, card_id=card.card_id))
     return Expect(card=card, tools_any=["list_card_remove"], off_list=card, allowed=await _wanted(env))
 
 

@@ -141,13 +141,15 @@ async def _run_collector(case: Case, ctx: ToolContext, llm: LLMClient, has: Call
     unmet = [n for n in case.needs if not has(n)]
     if unmet or judging is None:
         return CaseResult(case, "skip", reason=f"needs {', '.join(unmet) or 'a judge'}")
-    try:
-        expect = await judging.expect(case)
-    except (LookupError, KeyError, ValueError) as exc:
-        return CaseResult(case, "fail", verdict="broken case", reason=f"expectation: {exc}"[:300])
-    start = time.perf_counter()
-    writes: AbstractAsyncContextManager[Any] = kept(judging.env.sessions, ctx.caller.key_id) if (case.context or {}).get("allowWrites") else nullcontext()
-    async with writes:   # judged before the data written is put back
+    # a case that may write leaves the key's want list and collection as it found them, set-up included
+    writes: AbstractAsyncContextManager[Any] = (kept(judging.env.sessions, ctx.caller.key_id)
+                                                if (case.context or {}).get("allowWrites") else nullcontext())
+    async with writes:
+        try:
+            expect = await judging.expect(case)
+        except (LookupError, KeyError, ValueError) as exc:
+            return CaseResult(case, "fail", verdict="broken case", reason=f"expectation: {exc}"[:300])
+        start = time.perf_counter()
         try:
             result = await run_query(ctx, case.query, llm, history=case.history, max_iterations=case.max_iterations,
                                      context=case.context or None)

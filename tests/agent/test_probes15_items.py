@@ -40,5 +40,3 @@ async def test_a_maker_with_no_card_of_the_player_that_year_is_not_another_card(
 def test_a_grade_of_that_card_is_a_grade_and_one_of_one_a_count():
     assert (read("how rare is a 10 of that card").grade, read("how rare is a 10 of that card").number) == ("10", None)
     assert (read("is there a 1 of 1").grade, read("is there a 1 of 1").number) == (None, "1")
-
-
