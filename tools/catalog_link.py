@@ -542,8 +542,10 @@ def _year_ok(card_year: str | None, r: Reading) -> bool | None:
 def _apart_by_market_only(t: tuple[Any, float, list[str], list[str]], top: tuple[Any, float, list[str], list[str]]) -> bool:
     """"ozzie 89 score": Ozzie Guillen, Smith and Virgil fit every word alike; the one with market data scores a
     little more, which tells a collector nothing about which player was meant."""
-    return (t[0].name != top[0].name and top[0].raw_cents is not None and t[0].raw_cents is None
-            and t[3] == top[3] and t[1] >= top[1] - 0.052)
+    a, b = fold(t[0].name or ""), fold(top[0].name or "")
+    # "Barry Bonds" beside "Barry Bonds Game 46 Inning 6": the longer name said is the card asked for
+    return (a != b and f" {a} " not in f" {b} " and f" {b} " not in f" {a} " and top[0].raw_cents is not None
+            and t[0].raw_cents is None and t[3] == top[3] and t[1] >= top[1] - 0.052)
 
 
 def _set_words_in(linked: str, set_name: str) -> bool:
