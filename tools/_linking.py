@@ -227,6 +227,8 @@ class Reading(Constraints):
     tokens: list[tuple[int, str]] = Field(default_factory=list, exclude=True)  # leftover words, positions
     cuts: list[tuple[int, int]] = Field(default_factory=list, exclude=True)    # spans read as constraints
     named: list[tuple[int, int]] = Field(default_factory=list, exclude=True)   # spans linked as a release or set
+    # the bare two digits read as the year ("evan white 89 prizm"): the card number when no card has the year
+    year_digits: str | None = Field(None, exclude=True)
 
     @property
     def years(self) -> tuple[int, int] | None:
@@ -388,6 +390,7 @@ def read(text: str) -> Reading:
             if m:
                 yy = int(m.group(1) or m.group(2))
                 r.year = str(1900 + yy if yy >= 50 else 2000 + yy)
+                r.year_digits = m.group(2)   # "'89" is a year for sure; "89 prizm" may be card #89
                 rest = _cut(rest, m)
             else:
                 m = _DECADE.search(rest)
@@ -436,7 +439,7 @@ def read(text: str) -> Reading:
         # two bare numbers ("schourek 95 collectors choice 423"): the two-digit one is the year
         pos, word = next(t for t in bare if len(t[1]) == 2)
         yy = int(word)
-        r.year = str(1900 + yy if yy >= 30 else 2000 + yy)
+        r.year, r.year_digits = str(1900 + yy if yy >= 30 else 2000 + yy), word
         r.tokens.remove((pos, word))
     _year_before_name(r, bare)
     if r.number is None:

@@ -561,6 +561,25 @@ def _year_ok(card_year: str | None, r: Reading) -> bool | None:
     return span[0] <= y <= span[1]
 
 
+def _apart_by_market_only(t: tuple[Any, float, list[str], list[str]], top: tuple[Any, float, list[str], list[str]]) -> bool:
+    """"ozzie 89 score": Ozzie Guillen, Smith and Virgil fit every word alike; the one with market data scores a
+    little more, which tells a collector nothing about which player was meant."""
+    a, b = fold(t[0].name or ""), fold(top[0].name or "")
+    # "Barry Bonds" beside "Barry Bonds Game 46 Inning 6": the longer name said is the card asked for
+    return (a != b and f" {a} " not in f" {b} " and f" {b} " not in f" {a} " and top[0].raw_cents is not None
+            and t[0].raw_cents is None and t[3] == top[3] and t[1] >= top[1] - 0.052)
+
+
+def _set_words_in(linked: str, set_name: str) -> bool:
+    """The linked set's words, two or more and not only domain words, said in order inside the card's set name."""
+    words = fold(linked).split()
+    return len(words) >= 2 and any(w not in DOMAIN_WORDS for w in words) and \
+        f" {' '.join(words)} " in f" {fold(set_name)} "
+
+
+_TEAM_AFTER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
 def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> tuple[float, list[str], list[str]]:
     matched, missed = [], []
     score = 0.0
@@ -568,8 +587,10 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
     mine: list[LinkedEntity] = []
     if names:
         mine = [e for e in names if e.name.replace("\u2019", "'") == (row.name or "").replace("\u2019", "'")]
-        if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh")
-            mine = [e for e in names if not e.alternate and fold(e.name) == fold(row.name or "")]
+        if not mine:   # the catalog's other spelling of a linked name ("Ken Griffey, Jr.", "Ho-oh", "Kirby
+            # Puckett (Minnesota Twins)": a team in brackets after the name)
+            plain = fold(_TEAM_AFTER.sub("", row.name or ""))
+            mine = [e for e in names if not e.alternate and fold(e.name) in (fold(row.name or ""), plain)]
         if not mine:   # the release's own spelling: its year added, or one letter off ("2004 Kansas City Royals")
             mine = [e for e in names if not e.alternate and _spelt_as(fold(e.name).split(), row.name or "")]
         typed = not mine
@@ -617,6 +638,9 @@ def _score(row: Any, attrs: list[str], r: Reading, ents: list[LinkedEntity]) -> 
         if any(str(row.set_id) in e.ids or fold(e.name) == fold(row.set_name or "") for e in sets):
             matched.append("set")
             score += 2
+        elif any(_set_words_in(e.name, row.set_name or "") for e in sets):
+            matched.append("set")   # "jersey kings": the card's set is "Prospect Jersey Kings"
+            score += 1.5
         else:
             missed.append("set")
     mans = [e for e in ents if e.kind == "manufacturer"]
@@ -729,6 +753,12 @@ async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment:
             said_in = set(map(str, rel))
             if not any(str(x.release_id) in said_in for x in rows):
                 rows += slips
+        if names and r.number and not r.number.isdigit() and not any(fold(x.number or "") == fold(r.number) for x in rows):
+            # "puckett mfr-kp": the card numbered so, its name written with more ("Kirby Puckett (Minnesota Twins)")
+            wanted = [set(fold(e.name).split()) for e in ents if e.kind == "name" and not e.alternate]
+            coded = q.card_select().where(func.lower(Card.number) == r.number.lower())
+            rows += [x for x in (await s.execute(coded.limit(MAX_CARDS_READ))).all()
+                     if any(w and w <= set(fold(x.name or "").split()) for w in wanted)]
         return rows
 
 
@@ -869,9 +899,44 @@ def _in_years(year: str | None, span: tuple[int, int] | None) -> bool:
     return span is None or m is None or span[0] <= int(m.group(0)) <= span[1]
 
 
+async def _digits_as_number(ctx: ToolContext, index: Any, r: Reading, segment: str | None, rows: list[Any],
+                            ents: list[LinkedEntity], unlinked: list[str]) -> tuple[list[Any], list[LinkedEntity], list[str]]:
+    """"evan white 89 prizm", "pikachu 87 base set 2": no card of the name has the year the two digits gave,
+    and a card of that number fits everything else said; the digits are its number (else the reading stands)."""
+    digits, year, season = r.year_digits, r.year, r.season
+    if not any(fold(x.number or "") == digits for x in rows):
+        return rows, ents, unlinked
+    r.number, r.year, r.season, r.year_digits = digits, None, None, None
+    new_ents, new_unlinked = ents, unlinked
+    if any(e.kind == "release" and (e.year or "")[:4] == year for e in ents):
+        new_ents, new_unlinked = _link(index, r, segment)   # "93 upper deck" had named 1993 Upper Deck
+    new_rows = await _rows(ctx, new_ents, r, segment)
+    if any(fold(x.number or "") == digits and not _score(x, [], r, new_ents)[2] for x in new_rows):
+        return new_rows, new_ents, new_unlinked
+    r.number, r.year, r.season, r.year_digits = None, year, season, digits
+    return rows, ents, unlinked
+
+
+async def _lower_case_code(ctx: ToolContext, r: Reading) -> None:
+    """"cpa-dd", "mfr-kp": a hyphenated word typed in lower case is the card number when the catalog numbers
+    a card so (never a word such as "ho-oh": no card is numbered that)."""
+    if r.number is not None:
+        return
+    for pos, word in r.tokens:
+        if re.fullmatch(r"[A-Za-z]{1,5}-[A-Za-z]{1,5}", word) and fold(word).replace(" ", "") not in NEVER_NAMES:
+            async with ctx.transaction() as s:
+                found = await s.scalar(select(Card.id).where(func.lower(Card.number) == word.lower()).limit(1))
+            if found is not None:
+                r.number = word.upper()
+                r.tokens.remove((pos, word))
+                r.cuts.append((pos, pos + len(word)))
+                return
+
+
 async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     index = await _index(ctx)
     r = read(query.text)
+    await _lower_case_code(ctx, r)
     segment = query.segment or r.segment
     ents, unlinked = _link(index, r, segment)
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
@@ -957,6 +1022,9 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         r.year, r.number = str(1900 + yy if yy >= 30 else 2000 + yy), None
         ents, unlinked = _link(index, r, segment)   # "pinnacle" of that year now names a release
         rows = await _rows(ctx, ents, r, segment)
+    if rows and r.year_digits and r.number is None and any(e.kind == "name" for e in ents) and \
+            not any(e.from_history for e in ents) and not any(_year_ok(x.release_year, r) for x in rows):
+        rows, ents, unlinked = await _digits_as_number(ctx, index, r, segment, rows, ents, unlinked)
     if rows and r.number and not any(fold(x.number or "") == fold(r.number) for x in rows):
         # "i'm a gambler at heart - random pokemon card from 151": no card of the names has the number,
         # which is a release's whole name
@@ -1002,7 +1070,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     best_id, ambiguous, differences = None, False, []
     if scored:
         top_score = scored[0][1]
-        tied = [t[0] for t in scored if t[1] >= top_score - 1e-6 and t[0].variation_of is None] or [scored[0][0]]
+        tied = [t[0] for t in scored if (t[1] >= top_score - 1e-6 or _apart_by_market_only(t, scored[0]))
+                and t[0].variation_of is None] or [scored[0][0]]
         tied = [x for x in tied if x.id not in demo_ids] or tied
         distinct = {(x.name, x.release_name, x.set_name, x.number) for x in tied}
         # a name read only as a weaker alternate of words that name a release ("jungle") names no card

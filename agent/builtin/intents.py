@@ -244,7 +244,11 @@ INTENTS: tuple[Intent, ...] = (
            r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
            r"\bwhich is worth more\b",
            steps=((Step("catalog_link", {"text": "$compare_a", "take": 5}, key="link"),
-                   Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides")),
+                   Step("catalog_link", {"text": "$compare_b", "take": 5}, key="link_b", when="two_sides"),
+                   Step("collections_list", {"take": 20}, when="my_no_collection", optional=True)),
+                  # "is my zard worth more than my blastoise": the copies I own, at their own grades
+                  (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
+                        key="owned", needs=("collection_id",), when="says_my", optional=True),),
                   (Step("catalog_card", {"id": "$item"}, key="compared", each="compare_ids"),))),
     Intent("price", r"\b(price|prices|priced|worth|value|cost|how much|sells? for|selling for|sold for)\b",
            needs_card=True,
@@ -524,6 +528,12 @@ VALUE_ASKED = re.compile(r"\b(price|prices|priced|value|worth|cost|costs|sell|se
                          r"\$|bucks|dollars|pop|pops|population|how many|listings?|for sale|trend)\b|\$")
 
 
+# a card number code typed in lower case ("prv-kr", "cpa-dd"): letters, a dash, letters, no vowel-only word
+LOWER_CODE = re.compile(r"\b[bcdfghjklmnpqrstvwxz]{2,4}-[a-z]{2,4}\b")
+# words asking what a grade is rather than a card's figure in it
+SCALE_ASKED = re.compile(r"\b(mean|means|meaning|scale|called|stand for|stands for|condition|lowest|highest)\b")
+
+
 def grading_only(text: str) -> bool:
     """A grade or grading company and otherwise only the examples' everyday words ("is a bgs 9.5 better
     than a psa 9", "list the beckett grades"): about the grading scales, no card and no market figure."""
@@ -589,12 +599,14 @@ def _classify(text: str) -> tuple[Intent | None, float]:
         return BY_NAME["population"], confidence
     # a grading family about a card named with its year or number ("how many joba chamberlain 2008 topps 596
     # has psa slabbed", "what does a beckett 9.5 tillero 2025 bowman auto go for"): that card's figures
-    if intent is not None and intent.name == "grades" and (reading.years or reading.number) and [
+    if intent is not None and intent.name == "grades" and (reading.years or reading.number or LOWER_CODE.search(low)) and [
             w for w in _names_left(text) if w.lower() not in classifier.vocabulary()]:
         if re.search(r"\bhow many\b|\bpops?\b|\bpopulation\b|\bslabbed\b|\bgraded\b", low):
             return BY_NAME["population"], confidence
         if VALUE_ASKED.search(low) or re.search(r"\bhow much\b", low):
             return BY_NAME["price"], confidence
+        if LOWER_CODE.search(low) and not SCALE_ASKED.search(low):
+            return BY_NAME["price"], confidence   # "kumar rocker prv-kr bgs 9.5": that card in that grade
     # the words of a population report settle it, whatever else the question resembles
     if intent is not None and intent.name in ("details", "price", "find", "grades") and \
             re.search(r"\b(pop|pops|population|pop report|pop count)\b", low):

@@ -192,7 +192,9 @@ def chosen_card(link: dict[str, Any] | None, e: Entities, priced: bool = False,
         return options[i] if 0 <= i < len(options) else None
     named = any(x.get("kind") == "name" and not x.get("alternate") for x in link.get("entities") or [])
     options = tied(link)
-    if priced and named and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
+    # never between players the words do not tell apart ("ozzie 89 score": Smith, Guillen, Virgil): asked which
+    one_name = len({re.sub(r"\s*\([^()]*\)$", "", fold(c.get("name") or "")) for c in options}) == 1
+    if priced and named and one_name and link.get("ambiguous") and len(options) >= 2 and not link.get("unlinked"):
         # a price question about cards the words do not tell apart: the one with market data (in the grade asked)
         if e.grade:
             key = f"{(e.company or 'PSA').lower()}-{e.grade}"

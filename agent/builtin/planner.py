@@ -233,7 +233,8 @@ def _progress_set_id(st: State) -> str | None:
     return best
 
 
-SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s", re.I)
+SIDES = re.compile(r"\s(?:or|vs\.?|versus|against|compared to)\s|,\s*or\s|"
+                   r"\s(?:worth more|more valuable|pricier|more expensive|costs? more|sells? for more)\s+than\s", re.I)
 
 
 def _sides(st: State) -> list[str]:
@@ -288,10 +289,23 @@ def _share(parts: list[str]) -> list[str]:
     return [a, b]
 
 
+def _owned_side(st: State, link: dict[str, Any]) -> dict[str, Any] | None:
+    """The card I own that one side of "my X or my Y" names: one of its candidates, or its name linked."""
+    if not st.mine:
+        return None
+    owned = answers.collection.owned_cards(st)
+    ids = {c.get("id") for c in link.get("cards") or []}
+    names = {fold(e.get("name") or "") for e in link.get("entities") or [] if e.get("kind") == "name"
+             and not e.get("alternate")}
+    mine = [c for c in owned if c.get("cardId") in ids] or [c for c in owned if fold(c.get("cardName") or "") in names]
+    return {"id": mine[0]["cardId"], "name": mine[0].get("cardName")} if len(mine) == 1 else None
+
+
 def _compare_ids(st: State) -> list[str] | None:
     a, b = st.ok("link"), st.ok("link_b")
     if a and b:
-        picks = [chosen_card(x, st.ent, priced=True) or ((x.get("cards") or [None])[0]) for x in (a, b)]
+        picks = [_owned_side(st, x) or chosen_card(x, st.ent, priced=True) or ((x.get("cards") or [None])[0])
+                 for x in (a, b)]
         ids = [p["id"] for p in picks if p and p.get("id")]
         return ids if len(ids) == 2 else None
     cards = (_link(st) or {}).get("cards") or []

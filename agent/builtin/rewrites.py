@@ -54,6 +54,11 @@ MY_CARD_ONLY = re.compile(r"^\s*(the one )?(in )?my\s+")
 
 
 PAID = re.compile(r"\b(i|did i) (pay|paid|spend|spent)\b|\bcost me\b", re.I)
+# what I paid for one card, or bought it for ("how much did i pay for rickey", "what did i buy my zard for"):
+# the copy I own is meant, "my" said or not
+PAID_FOR_ONE = re.compile(r"\b(did i (pay|spend)|i (paid|spent))\s+(for|on)\b(?!\s+(everything|it all|all|my (cards|"
+                          r"collection|stuff)|cards|the lot)\b)|\bdid i (buy|get|grab)\s+(?!any\b).{2,60}?\s+for\s*\??\s*$",
+                          re.I)
 # families asking about one card, which a card of mine described without its name may answer
 ABOUT_ONE_OWNED = {"price", "trend", "marketplace", "collection_roi", "owns", "collection_value", "collection_cards",
                    "details", "find", "population", "unknown"}
@@ -184,7 +189,8 @@ class SoFar:
         """My card is meant: "my" said, or "whats it worth now" after "do i own X" (first read by the last
         rule, after every rule that changes ``follow_up``)."""
         return self.ent.says_my or bool(self.conv.history and self.ent.follow_up and not self.ent.has_card_words and
-                                        (self.earlier or BY_NAME["unknown"]).collection)
+                                        (self.earlier or BY_NAME["unknown"]).collection) or \
+            bool(self.ent.has_card_words and PAID_FOR_ONE.search(self.conv.question))
 
     def named(self, *names: str) -> bool:
         return self.intent is not None and self.intent.name in names
@@ -470,7 +476,9 @@ def _overpaid_mine(r: SoFar) -> bool:
 
 
 def _paid_for_mine(r: SoFar) -> bool:
-    return bool(r.mine and r.named("owns", "price") and PAID.search(r.conv.question))
+    q = r.conv.question
+    return bool(r.mine and (r.named("owns", "price") and PAID.search(q) or
+                            r.named("owns", "price", "marketplace", "details", "find") and PAID_FOR_ONE.search(q)))
 
 
 RULES: tuple[Rule, ...] = (

@@ -106,6 +106,9 @@ def _owned_cards(st: State) -> list[dict[str, Any]]:
     return [c for grp in g(r, "groups", default=[]) for c in g(grp, "topCards", default=[])]
 
 
+owned_cards = _owned_cards   # the caller's cards as read for the question (collection_breakdown's top cards)
+
+
 def _card_move(c: dict[str, Any]) -> float | None:
     if g(c, "currentValue") is None or g(c, "buyPrice") is None:
         return None

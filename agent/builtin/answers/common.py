@@ -108,13 +108,21 @@ def not_found(st: State) -> str:
     names = sorted((e for e in link.get("entities") or [] if e.get("kind") == "name"),
                    key=lambda e: (bool(e.get("alternate")), not e.get("exact")))
     if names:
-        who = _named_further(st, link) or names[0].get("phrase") or names[0]["name"]
+        who = _named_further(st, link) or _as_catalog_spells(names[0])
         c = link.get("constraints") or {}
         bits = [str(x) for x in (c.get("year"), f"#{c['number']}" if c.get("number") else None) if x]
         return (f"I couldn't find a \"{who}\" card matching {' '.join(bits) or 'that'}: that card is not in the "
                 f"catalog. Ask for \"{who} cards\" to see the ones there are.")
     return (f"I couldn't find \"{words}\" in the catalog: no player, character, card, set or release by that name. "
             "Check the spelling, or give the year, set and card number. I can help with " + CAPABILITIES + ".")
+
+
+def _as_catalog_spells(e: dict[str, Any]) -> str:
+    """The words said for a name, or the catalog's spelling when they misspell it ("charzard": Charizard), so
+    the reply names what was looked for, not the typo."""
+    phrase, name = e.get("phrase") or "", e.get("name") or ""
+    words = set(fold(name).split())
+    return phrase if phrase and all(w in words for w in fold(phrase).split()) else name or phrase
 
 
 def _named_further(st: State, link: dict[str, Any]) -> str | None:

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from statistics import median
 from typing import Any
 
+from agent.builtin.answers import collection
 from agent.builtin.answers.collection import owned_value
 from agent.builtin.answers.common import card_label, g, plural, the_card, usd
 from agent.builtin.state import State
@@ -92,7 +93,8 @@ def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
 def price(st: State) -> str | None:
     e = st.ent
     c = the_card(st)
-    mine = owned_value(st, c)
+    two_grades = len(_grades_asked(st)) >= 2 or bool(re.search(r"\braw\b", e.text, re.I) and e.grade)
+    mine = None if two_grades else owned_value(st, c)   # "psa 10 vs 9 on my sandberg": the grades' gap
     if mine:
         return mine
     label = card_label(c)
@@ -155,6 +157,9 @@ def compare(st: State) -> str | None:
     if len(cards) < 2:
         return None
     key = f"{st.ent.company.lower()}-{st.ent.grade}" if st.ent.company and st.ent.grade else "raw"
+    mine = {str(c.get("cardId")): c for c in collection.owned_cards(st)} if st.mine and not st.ent.grade else {}
+    if mine and all(c["id"] in mine for c in cards):
+        return _compare_owned(cards, mine)
     rows = []
     for c in cards:
         v = g(c, "prices", default={}).get(key)
@@ -166,6 +171,21 @@ def compare(st: State) -> str | None:
         return f"I can't compare them: {listing}."
     top = max(priced, key=lambda t: t[1])
     return f"{card_label(top[0])} is worth more ({what}). {listing}."
+
+
+def _compare_owned(cards: list[dict[str, Any]], mine: dict[str, dict[str, Any]]) -> str:
+    """My copies compared at what each is worth as I hold it (its own grade), one without a price said so."""
+    rows = [(c, mine[c["id"]].get("currentValue")) for c in cards]
+    priced = [(c, float(v)) for c, v in rows if v is not None]
+    unpriced = " and ".join(f"your {card_label(c)}" for c, v in rows if v is None)
+    if not priced:
+        return f"I can't compare them: there is no price data for {unpriced}."
+    top = max(priced, key=lambda t: t[1])
+    if len(priced) < 2:
+        return f"Your {card_label(top[0])} is worth {usd(top[1])}; there is no price data for {unpriced}, so I can't " \
+               "compare the two."
+    listing = "; ".join(f"your {card_label(c)} {usd(v)}" for c, v in priced)
+    return f"Your {card_label(top[0])} is worth more, as you hold them: {listing}."
 
 
 def _candle_value(candle: dict[str, Any]) -> float | None:
