@@ -35,3 +35,14 @@ def test_what_my_card_is_worth_is_the_copy_i_own():
 
 def test_another_card_of_the_same_name_gets_no_owned_value():
     assert owned_value(_state("what's my 1990 upper deck griffey worth"), {"id": "g90", "name": "Ken Griffey Jr."}) is None
+
+
+def test_my_card_named_by_a_surname_that_is_an_english_word_reads_my_cards():
+    """ "whats my henderson worth": "henderson" is an everyday word to the catalog search, so the name is
+    matched against my cards (my copy's value), not dropped as a word that names nothing."""
+    from tests.agent.test_builtin import understand
+
+    assert understand("whats my henderson worth").intent.name == "collection_roi"
+    assert understand("how much is my smith worth").intent.name == "collection_roi"
+    assert understand("whats my sandberg worth").intent.name == "price"   # a name the catalog search finds
+    assert understand("whats the henderson worth").intent.name != "collection_roi"   # not mine
