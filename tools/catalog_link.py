@@ -12,7 +12,7 @@ import asyncio
 import dataclasses
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
@@ -123,21 +123,28 @@ def common_words() -> frozenset[str]:
     return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
 
 
-def _typed_in(words: list[str], name: str) -> bool:
-    """``name`` holds every word typed, one of them a letter off ("mcguire" for Mark McGwire, a surname typed as
-    another player's): a name the catalog also has, misspelt for the card the rest of the question names."""
+def _one_slip(words: list[str], name: str, may_slip: Callable[[str], bool]) -> tuple[list[str], bool] | None:
+    """The words of ``name`` left once each of ``words`` is found in it, at most one of them a letter off (a word
+    ``may_slip``), and whether one was; None when a word is not there."""
     left = fold(name).split()
     typo = False
     for w in words:
         if w in left:
             left.remove(w)
             continue
-        near = next((t for t in left if len(w) >= TYPED_MIN_LEN and not typo and edit_distance(w, t) <= 1), None)
+        near = next((t for t in left if may_slip(w) and not typo and edit_distance(w, t) <= 1), None)
         if near is None:
-            return False
+            return None
         typo = True
         left.remove(near)
-    return typo
+    return left, typo
+
+
+def _typed_in(words: list[str], name: str) -> bool:
+    """``name`` holds every word typed, one of them a letter off ("mcguire" for Mark McGwire, a surname typed as
+    another player's): a name the catalog also has, misspelt for the card the rest of the question names."""
+    found = _one_slip(words, name, lambda w: len(w) >= TYPED_MIN_LEN)
+    return found is not None and found[1]
 
 
 def _name_like(words: list[str]) -> list[str]:
@@ -693,18 +700,8 @@ def _order_key(row: Any, order: str | None) -> float:
 def _spelt_as(words: list[str], name: str) -> bool:
     """``name`` writes the linked name's ``words`` with at most one word a letter off ("J.R. Towels" for
     J.R. Towles) and nothing else but a year ("2004 Philadelphia Phillies"): the same name in that release."""
-    left = fold(name).split()
-    typo = False
-    for w in words:
-        if w in left:
-            left.remove(w)
-            continue
-        near = next((t for t in left if max_edits(w) and not typo and edit_distance(w, t) <= 1), None)
-        if near is None:
-            return False
-        typo = True
-        left.remove(near)
-    return bool(words) and all(t.isdigit() and len(t) == 4 for t in left)
+    found = _one_slip(words, name, lambda w: bool(max_edits(w)))
+    return bool(words) and found is not None and all(t.isdigit() and len(t) == 4 for t in found[0])
 
 
 async def _rows(ctx: ToolContext, ents: list[LinkedEntity], r: Reading, segment: str | None) -> list[Any]:
