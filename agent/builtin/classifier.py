@@ -18,7 +18,7 @@ import numpy as np
 import yaml
 
 from agent import embeddings
-from tools._linking import NEVER_NAMES, read
+from tools._linking import NEVER_NAMES, Reading, read
 
 BANK = Path(__file__).resolve().parents[2] / "prompts" / "intents.yaml"  # the top-level prompts/
 THRESHOLD = 0.52       # the chosen family's nearest example at least this similar, or nothing fits
@@ -93,11 +93,11 @@ def one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-def mask(text: str, vocab: frozenset[str] | None = None) -> str:
+def mask(text: str, vocab: frozenset[str] | None = None, reading: Reading | None = None) -> str:
     """Leftover words that are not family words become X ("cheapest ozzie smith" -> "cheapest X");
-    a family word with a typo is corrected first."""
+    a family word with a typo is corrected first. ``reading``: ``read(text)``, when the caller has it."""
     vocab = vocabulary() if vocab is None else vocab
-    r = read(text)
+    r = read(text) if reading is None else reading
     out = text
     for pos, word in sorted(r.tokens, reverse=True):
         low = word.lower()
@@ -112,7 +112,8 @@ def bare_name(text: str) -> bool:
     basketball"): no family words at all (release, brand and sport words count as names here)."""
     from tools._linking import BRANDS, DOMAIN_WORDS, SEGMENT_WORDS
 
-    masked = _names_spread(text, mask(text))
+    reading = read(text)
+    masked = _names_spread(reading, mask(text, reading=reading))
     masked = re.sub(r"[A-Za-z][A-Za-z'\-]*", lambda m: "X" if m.group(0).lower() in BRANDS or m.group(0).lower() in
                     DOMAIN_WORDS or m.group(0).lower() in SEGMENT_WORDS else m.group(0), masked)
     masked = re.sub(r"X(\s+X)+", "X", masked)
@@ -120,13 +121,13 @@ def bare_name(text: str) -> bool:
                                           masked) is not None
 
 
-def _names_spread(text: str, masked: str) -> str:
+def _names_spread(reading: Reading, masked: str) -> str:
     """A leftover family word beside a name is part of it ("team rocket dark charizard": "team" and "dark" are
     family words only for their everyday senses); question words, constraints and attributes never are."""
     from tools._linking import ATTRIBUTES
 
     vocab = vocabulary()
-    left = {w.lower() for _, w in read(text).tokens}
+    left = {w.lower() for _, w in reading.tokens}
     words = masked.split()
     return " ".join("X" if (low := w.lower()) in left and low in vocab and len(low) > 2 and low not in NEVER_NAMES
                     and low not in ATTRIBUTES and "X" in words[max(i - 1, 0):i] + words[i + 1:i + 2] else w
