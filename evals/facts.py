@@ -46,6 +46,8 @@ NOT_FOUND = ["not in the catalog", "couldn't find", "could not find", "no card",
 NO_LISTINGS = ["no listing", "no active", "no current", "not listed", "none listed", "nobody", "no one", "no copies",
                "nothing for sale", "isn't listed", "not for sale", "no current listing", "no marketplace", "no open",
                "0 listings", "zero listings", "couldn't find any listing", "no listings"]
+NO_PRICE = ["no price", "no sales", "no recent sale", "no value", "not valued", "no market", "no pricing", "no data",
+            "unknown", "can't value", "cannot value", "couldn't value", "not priced", "no current value"]
 WANT_LIST_WORDS = ["want list", "wantlist", "wish list", "wishlist", "wants"]
 CAN_DO = ["i can", "i can help", "ask me", "i answer", "i help", "try asking", "you can ask", "questions about"]
 
@@ -294,9 +296,10 @@ async def f_cheapest_listing(env: Env, card: Identity, arg: Any, ents: dict) -> 
     """The lowest asking price (``arg``: "raw", a grade such as "PSA 10", or null for any copy)."""
     rows = await _listings(env, card, arg if arg and arg != "raw" else None)
     if arg == "raw":
-        rows = [(cents, r) for cents, r in rows if r.grade_id is None and r.parallel_id is None]
-    if not rows:
-        raise LookupError(f"no listings for {card.label()}")
+        raw = [(cents, r) for cents, r in rows if r.grade_id is None]
+        rows = [(cents, r) for cents, r in raw if r.parallel_id is None] or raw  # else a raw parallel is the cheapest
+    if not rows:  # none of the kind asked for is listed: the answer says so
+        return Expect(card=card, says=[NO_LISTINGS])
     return Expect(card=card, figures=[("money", min(cents for cents, _ in rows) / 100)])
 
 
@@ -430,13 +433,15 @@ async def f_roi(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect
 async def f_card_gain(env: Env, card: Identity, arg: Any, ents: dict) -> Expect:
     out = await invoke("collection_breakdown", {"collection_id": env.values["collection"], "group_by": "player",
                                                 "take": 100}, env.ctx)
-    for g in out["groups"]:
-        for c in g["topCards"]:
-            if norm(c["cardName"]) == norm(card.name) and c.get("currentValue"):
-                gain = float(c["currentValue"]) - float(c["buyPrice"])
-                return Expect(card=card, says=[UP if gain > 0 else DOWN], figures=[("money", float(c["currentValue"]))],
-                              allowed=await _owned(env))
-    raise LookupError(f"{card.label()} is not valued in the collection")
+    mine = [c for g in out["groups"] for c in g["topCards"] if norm(c["cardName"]) == norm(card.name)]
+    if not mine:
+        raise LookupError(f"{card.label()} is not in the collection")
+    valued = [c for c in mine if c.get("currentValue")]
+    if not valued:  # owned, but no sale to value it by: the answer says so rather than inventing a gain
+        return Expect(card=card, says=[NO_PRICE], allowed=await _owned(env))
+    gain = float(valued[0]["currentValue"]) - float(valued[0]["buyPrice"])
+    return Expect(card=card, says=[UP if gain > 0 else DOWN], figures=[("money", float(valued[0]["currentValue"]))],
+                  allowed=await _owned(env))
 
 
 async def f_gainers(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
