@@ -259,6 +259,36 @@ def _closest_releases(top: list[Any], toks: list[str]) -> list[Any]:
     return [h for h in top if h.kind not in ("release", "set", "parallel") or key(h) == best]
 
 
+def _reads_apart(index: Any, toks: list[str], top: list[Any], segment: str | None) -> bool:
+    """Misspelt words read together as a name that is not them, whole and in order ("kabutop fossil" -> Dome
+    Fossil Kabuto, "fosil holo" -> Holo Foil), while each reads whole alone (Kabutops and the Fossil release;
+    Fossil and Holo): the words are read apart."""
+    if len(toks) < 2 or not top or any(h.exact or h.distance == 0 for h in top):
+        return False
+    return all(not _whole_in_order(toks, h.name) for h in top) and all(_reads_whole(index, t, segment) for t in toks)
+
+
+def _whole_in_order(toks: list[str], name: str) -> bool:
+    """The words are the name's every word, in its order, each nearest its own word."""
+    own = fold(name).split()
+    if len(own) != len(toks):
+        return False
+    at = [min(range(len(own)), key=lambda k: edit_distance(t, own[k])) for t in toks]
+    return at == sorted(set(at))
+
+
+def _reads_whole(index: Any, word: str, segment: str | None) -> bool:
+    """One word that is an entity's whole name, exactly or within its typo budget ("kabutop" -> Kabutops)."""
+    if len(word) < 3 or word in common_words():
+        return False
+    for kinds in (None, ("release", "set")):   # a misspelt release may be crowded out by longer names
+        for h in index.names(word, kinds=kinds, limit=10):
+            if (segment is None or h.segment in (None, segment)) and (h.exact or (
+                    len(own := fold(h.name).split()) == 1 and edit_distance(word, own[0]) <= max_edits(word))):
+                return True
+    return False
+
+
 def _entity(h: Any, words: list[str]) -> LinkedEntity:
     return LinkedEntity(kind=h.kind, name=h.name, phrase=" ".join(words), score=h.score, exact=h.exact,
                         count=h.count, ids=list(h.ids), year=h.year, segment=h.segment)
@@ -485,6 +515,8 @@ def _link(index: Any, reading: Reading, segment: str | None) -> tuple[list[Linke
                 top = [h for h in hits if fit[id(h)] >= best * TIER]
                 top = _closest_releases(top, toks)
                 top = _spelt_out_name(top, toks)
+                if n > 1 and _reads_apart(index, toks, top, segment):
+                    continue
                 # several entities read the phrase equally well: keep them all (the cards decide);
                 # other player names it may mean come along as alternates (a card number can pick one)
                 # releases read equally well are all kept ("topps traded": every year's), other kinds a few
@@ -882,6 +914,15 @@ def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: s
     return False
 
 
+def _misread_release(ents: list[LinkedEntity], matched: list[str]) -> bool:
+    """Releases read only loosely, from another segment than the player's ("charls nagy 94 flare 42": White
+    Flare, a Pokemon set), beside a card that has the name and number said: a misreading, not a missing card."""
+    rels = [e for e in ents if e.kind in ("release", "set") and not e.alternate and not e.from_history]
+    players = {e.segment for e in ents if e.kind == "name" and not e.alternate}
+    return bool(rels and players) and {"name", "number"} <= set(matched) and \
+        all(not e.exact and e.segment not in players for e in rels)
+
+
 def _release_numbered(index: Any, number: str | None, segment: str | None) -> list[Any]:
     """Releases whose whole name is the number said ("pokemon 151")."""
     if not number or not number.isdigit():
@@ -1079,6 +1120,8 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
         hard_miss = (stated & set(scored[0][3])) if named else set()
         if named and _name_unmet(ents, scored[0][0], unlinked, query.text):
             hard_miss.add("name")
+        if "release" in hard_miss and _misread_release(ents, scored[0][2]):
+            hard_miss.discard("release")
         if not named:
             pass  # a release or set alone names no card
         elif hard_miss:

@@ -643,7 +643,16 @@ def _confident_link(link: Any, whole: bool = True) -> bool:
     if not isinstance(link, dict):
         return False
     return any(e.get("exact") and e.get("kind") in ("name", "release", "set") and
-               (whole or len(str(e.get("name") or "").split()) >= 2) for e in link.get("entities") or [])
+               (whole or len(str(e.get("name") or "").split()) >= 2) for e in link.get("entities") or []) or \
+        whole and _readings_agree(link)
+
+
+def _readings_agree(link: dict[str, Any]) -> bool:
+    """A misspelt name beside a misspelt release ("empolean stormfornt"), every word read: the leading card
+    answers both readings, which everyday words hardly ever do by chance."""
+    cards = link.get("cards") or []
+    matched = set(cards[0].get("matched") or []) if cards else set()
+    return "name" in matched and bool(matched & {"release", "set"}) and not link.get("unlinked")
 
 
 __all__ = ["BY_NAME", "Decision", "PREDICATES", "decide", "understand", "variable"]
