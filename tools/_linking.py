@@ -102,7 +102,8 @@ _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|per
 _GRADE_PAIR = re.compile(r"\b(?:the|a|an)\s+(10|[1-9](?:\.5)?)\s+(?:and|or|vs\.?|versus|&)\s+(?:the|a|an)\s+"
                          r"(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, re.I)
 # label qualifiers (PSA's OC, ST, PD, OF, MK, MC), only beside grading words; "of" and "st" only in capitals
-_QUALIFIER = re.compile(r"\b(OC|ST|PD|OF|MK|MC|oc|pd|mk|mc)\b")
+# or asked the meaning of ("what does st mean on a psa label")
+_QUALIFIER = re.compile(r"\b(OC|ST|PD|OF|MK|MC|oc|pd|mk|mc|(?:st|of)(?=\s+(?:mean|means|stand|stands)\b))\b")
 _GRADING_CONTEXT = re.compile(r"\b(psa|bgs|sgc|cgc|label|slab|qualifier|qualifiers|qualified|grade|graded)\b", re.I)
 _GRADE_WORDS = {"tens": "10", "nines": "9", "eights": "8", "sevens": "7"}
 _COMPANY = re.compile(r"\b(psa|pas|bgs|beckett|becket|bekett|beckit|sgc|cgc|tag|hga|csg|isa)(?:'?s)?\b", re.I)

@@ -914,6 +914,15 @@ def _name_unmet(ents: list[LinkedEntity], row: Any, unlinked: list[str], text: s
     return False
 
 
+def _base_set_of(ents: list[LinkedEntity], text: str) -> list[LinkedEntity]:
+    """"sun and moon base set": the first set of the release named just before, not the 1999 Base Set."""
+    said = fold(text)
+    if not any(e.kind == "release" and not e.alternate and fold(e.name) != "base set" and
+               f"{fold(e.phrase)} base set" in said for e in ents):
+        return ents
+    return [e for e in ents if not (e.kind == "release" and fold(e.phrase) == "base set" == fold(e.name))]
+
+
 def _misread_release(ents: list[LinkedEntity], matched: list[str]) -> bool:
     """Releases read only loosely, from another segment than the player's ("charls nagy 94 flare 42": White
     Flare, a Pokemon set), beside a card that has the name and number said: a misreading, not a missing card."""
@@ -979,6 +988,7 @@ async def link(ctx: ToolContext, query: LinkQuery) -> LinkResult:
     ents, unlinked = _link(index, r, segment)
     pronoun = re.search(r"\b(his|her|their|its|it|this|that|same|them|those|one)\b", query.text, re.I)
     ents = _weaker_readings(ents, bool(pronoun and query.history))
+    ents = _base_set_of(ents, query.text)
     # "and fleer?", "what about topps": a maker alone, said of the card talked about
     said = [e for e in ents if not e.alternate]
     maker_said = bool(said and query.history) and all(e.kind in ("release", "set", "manufacturer") and

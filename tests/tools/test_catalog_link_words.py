@@ -99,6 +99,10 @@ def test_a_label_qualifier_beside_grading_words_is_read_not_linked():
     # without grading words, or "of" in lower case, it is no qualifier
     assert read("oc").qualifier is None
     assert read("psa 10 of base set charizard").qualifier is None
+    # lower case "st" and "of" only when their meaning is asked ("st louis" is a place)
+    assert read("waht does st mean on a psa lable").qualifier == "ST"
+    assert read("what does of stand for on psa grades").qualifier == "OF"
+    assert read("psa 9 st louis cardinals ozzie").qualifier is None
 
 
 def test_a_bound_said_in_the_negative_is_an_upper_bound():
