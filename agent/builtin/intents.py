@@ -237,8 +237,9 @@ INTENTS: tuple[Intent, ...] = (
                     r"timeseries|chart|risen|climbing|dropping|(up|down) in (price|value)|moved|moving|movement|"
                     r"changed|change in (price|value)|price change|up or down)\b",
            needs_card=True,
-           steps=_card(OWNED_TIED, (Step("pricing_timeseries", {"card_id": "$card_id", "interval": "monthly",
-                                                                "periods": 24}, needs=("card_id",)),))),
+           # weekly buckets: "the last six months" splits at a week's edge, not inside a month counted whole
+           steps=_card(OWNED_TIED, (Step("pricing_timeseries", {"card_id": "$card_id", "interval": "weekly",
+                                                                "periods": 104}, needs=("card_id",)),))),
     Intent("price_compare", r"\b(or|vs\.?|versus)\b.*\b(worth more|more valuable|pricier|cost more|better (card )?"
            r"(value|buy|investment)|value-wise|higher (value|price)|sells? for more|more expensive)\b|"
            r"\b(worth more|more valuable|better (card )?value|value-wise|more expensive)\b.*\b(or|vs\.?|versus)\b|"
