@@ -110,7 +110,17 @@ def understand(conv: Conversation) -> State:
         st.guessed = True   # no family fits: a one-word name counts only when the question is only names
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
+    if intent is BY_NAME["set_facts"] and not intent.matches(conv.question) and _whole_name_linked(conv):
+        st.intent = DETAILS   # "zach day 2005 topps": like a release-date question, but a player's card is named
     return st
+
+
+def _whole_name_linked(conv: Conversation) -> bool:
+    """The catalog read a player's or card's whole name of two words or more in the question (its link done)."""
+    return any(name == "catalog_link" and isinstance(result, dict) and any(
+        e.get("kind") == "name" and e.get("exact") and not e.get("alternate") and not e.get("fromHistory")
+        and len(str(e.get("name") or "").split()) >= 2 for e in result.get("entities") or [])
+        for name, _, result in conv.done)
 
 
 MY_WORD = re.compile(r"\bmy\s+([a-z][a-z'\-]+)", re.I)   # the word after "my": the name it says, if any

@@ -104,3 +104,25 @@ async def test_a_player_whose_surname_is_a_question_word_is_linked_by_his_whole_
     assert best and (best["name"], best["number"]) == ("David Price", "64"), link["cards"][:2]
     link = await invoke("catalog_link", {"text": "best price for a 2017 donruss david price", "take": 5}, ctx)
     assert {c["name"] for c in link["cards"]} == {"David Price"}, link["cards"][:3]
+
+
+def _linked(question: str, entities: list[dict]):
+    """The planner's reading of ``question`` once the catalog link has answered with ``entities``."""
+    import json
+
+    msgs = [{"role": "user", "content": question},
+            {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                "name": "catalog_link", "arguments": json.dumps({"text": question})}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"entities": entities, "cards": []})}]
+    return planner.understand(from_messages(msgs, specs(*ALL, "catalog_release")))
+
+
+def test_a_players_whole_name_turns_a_release_look_alike_into_his_card():
+    """ "zach day 2005 topps" reads like "when did 2005 topps come out" to the classifier; once the catalog
+    reads "zach day" as a whole name, his card is asked about. A release named alone stays a release question."""
+    player = {"kind": "name", "name": "Zach Day", "phrase": "zach day", "exact": True}
+    release = {"kind": "release", "name": "2005 Topps Baseball", "phrase": "2005 topps", "exact": False}
+    assert understand("zach day 2005 topps").intent.name == "set_facts"   # before the link answers
+    assert _linked("zach day 2005 topps", [player, release]).intent.name == "details"
+    assert _linked("zach day 2005 topps", [release]).intent.name == "set_facts"
+    assert _linked("when did 2005 topps come out", [player, release]).intent.name == "set_facts"   # asked outright
