@@ -101,6 +101,9 @@ _LONE_GRADE = re.compile(r"\b(?:in|at|as|get|got|gets|getting|grades?|graded|per
                          r"|\b(10|[1-9]\.5|[1-9])'?s\b|\b(tens|nines|eights|sevens)\b", re.I)
 _GRADE_PAIR = re.compile(r"\b(?:the|a|an)\s+(10|[1-9](?:\.5)?)\s+(?:and|or|vs\.?|versus|&)\s+(?:the|a|an)\s+"
                          r"(10|[1-9](?:\.5)?)\b" + _NOT_GRADE, re.I)
+# "9 to 10 jump in price", "8 vs 9 gap": two bare grades before a word of their price gap, never a card number
+_GRADE_STEP = re.compile(r"\b(10|[1-9](?:\.5)?)\s+(?:to|vs\.?|versus|or|and|-)\s+(10|[1-9](?:\.5)?)\s+"
+                         r"(?=(?:price\s+)?(?:jump|gap|diff|difference|premium|spread|bump|upgrade|increase|multiplier)s?\b)", re.I)
 # label qualifiers (PSA's OC, ST, PD, OF, MK, MC), only beside grading words; "of" and "st" only in capitals
 # or asked the meaning of ("what does st mean on a psa label")
 _QUALIFIER = re.compile(r"\b(OC|ST|PD|OF|MK|MC|oc|pd|mk|mc|(?:st|of)(?=\s+(?:mean|means|stand|stands)\b))\b")
@@ -304,6 +307,11 @@ def read(text: str) -> Reading:
             rest = _cut(rest, m)
     if r.grade is None:
         m = _GRADE_PAIR.search(rest)   # "the 10 and the 9": two grades compared, the first asked
+        if m:
+            r.grade, r.company = m.group(1), r.company or "PSA"
+            rest = _cut(rest, m)
+    if r.grade is None:
+        m = _GRADE_STEP.search(rest)
         if m:
             r.grade, r.company = m.group(1), r.company or "PSA"
             rest = _cut(rest, m)

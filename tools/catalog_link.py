@@ -436,13 +436,15 @@ FIRST_NAME_WORDS = {"will"}
 
 
 def _first_name_words(index: Any, reading: Reading, segment: str | None) -> list[LinkedEntity]:
-    """"will clark fleer update rookie": a question word and the word after it that are together a
-    player's whole name are that name."""
+    """"will clark fleer update rookie", "david price 2017 donruss", "zach day 2005 topps": a question word
+    and the name word beside it that are together a player's whole name are that name."""
     found: list[LinkedEntity] = []
     toks = reading.tokens
     for k in range(len(toks) - 1):
         (p1, w1), (p2, w2) = toks[k], toks[k + 1]
-        if fold(w1) not in FIRST_NAME_WORDS or fold(w2) in NEVER_NAMES or reading.text[p1 + len(w1):p2].strip():
+        first = fold(w1) in FIRST_NAME_WORDS and fold(w2) not in NEVER_NAMES
+        last = fold(w2) in NEVER_NAMES and fold(w1) not in NEVER_NAMES | DOMAIN_WORDS | BRANDS and not w1.isdigit()
+        if not (first or last) or reading.text[p1 + len(w1):p2].strip():
             continue
         phrase = f"{w1} {w2}"
         hits = [h for h in index.names(phrase, kinds=("name",), limit=3) if h.exact

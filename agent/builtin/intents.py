@@ -144,7 +144,7 @@ INTENTS: tuple[Intent, ...] = (
                                                            "take": 100}, key="owned", needs=("collection_id",),
                                   when="asks_ranking", optional=True))),
     Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
-           r"\bmy\b.*\b(up or down|gains?)\b",
+           r"\bmy\b.*\b(up or down|gains?)\b|\bmy\b.*\bin the (green|red|black)\b",
            collection=True,
            # a card named ("is my 90 upper deck griffey up"): linked, to tell the owned copy or say it is not owned
            steps=((COLLECTIONS, Step(LINK.tool, LINK.args, key="link", when="names_card_words", optional=True)),
@@ -402,8 +402,11 @@ def classify(text: str) -> tuple[Intent | None, float]:
         intent = BY_NAME["collection_roi"]
     if intent is None and re.search(r"\b(fetch|fetches|fetching)\b", low) and _names_left(text):
         intent = BY_NAME["price"]   # "92 ultra jim abbott 321 bgs 9.5 whats it fetch": what it sells for
-    if (intent is None or intent.name in ("owns", "details", "find", "price")) and MY_UP.search(low):
-        intent = BY_NAME["collection_roi"]   # "is my griffey rookie up": against what I paid
+    if (intent is None or intent.name in ("owns", "details", "find", "price") or intent.name == "trend" and
+            MY_WHOLE.search(low)) and (MY_UP.search(low) or MY_GREEN.search(low)):
+        # "is my griffey rookie up", "is my collection going to the moon or down", "is my pc in the green":
+        # against what I paid
+        intent = BY_NAME["collection_roi"]
     if MY_DOING.search(low) and not read(text).grade and (intent is None or not intent.collection):
         intent = BY_NAME["collection_roi"]   # "hows my zard doing value wise": my copy against what I paid
     if intent is not None and intent.name in ("population", "collection_count") and OWN_COUNT.search(low) and \
@@ -489,6 +492,8 @@ OWNED_HERE = re.compile(r"\bin my (pc|collection|binders?)\b|\bi (own|have)\b|\b
 MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b|"
                       r"\bmy\b[^?]{1,60}[,;\-]\s*how(?:'?s| is)\s+(it|that|that one|this one)\s+doing\b")   # "my 86 ozzie, how's it doing"
 MY_UP = re.compile(r"^\s*(is|are)\s+my\b[^?]*\b(up|down)\s*[?!.]*$")
+MY_WHOLE = re.compile(r"\bmy (whole |entire )?(collection|cards|pc)\b")
+MY_GREEN = re.compile(r"\bmy\b.*\bin the (green|red|black)\b")
 UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add
@@ -507,7 +512,9 @@ PAID_FOR = re.compile(r"\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)\s+(?!(?:for|on|
                       r"\bi (?:paid|spent|gave)\s+\$?(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?)?\s+(?:for|on)\b|"
                       r"(?:\$(\d+(?:\.\d\d)?)|\b(\d+(?:\.\d\d)?)\s*(?:dollars?|bucks?))\s+i\s+(?:paid|spent|gave)\b|"
                       r"\b(cheapest|priciest|most expensive|dearest)\s+(?:card|one|thing|slab)\s+i\s+(?:ever\s+)?"
-                      r"(?:bought|paid for|picked up|got|purchased)\b", re.I)
+                      r"(?:bought|paid for|picked up|purchased)\b|"
+                      # "the most expensive card i ever got" was bought; "most expensive card i got?" is one I have
+                      r"\b(cheapest|priciest|most expensive|dearest)\s+(?:card|one|thing|slab)\s+i\s+ever\s+got\b", re.I)
 BOUGHT_BY_ME = re.compile(r"\bmy\b|\bi (?:ever |just |once )?(?:bought|paid|got|picked up|own|purchased|spent|gave)\b", re.I)
 # whether I ever got a card ("did i ever pick up the X", "have i bought X yet")
 ACQUIRED = re.compile(r"^\s*(did|have) i (ever |already |yet )?(pick(ed)? up|buy|bought|get|got|gotten|grab(bed)?|"

@@ -33,7 +33,9 @@ ACK_LEAD = re.compile(r"^\s*(sweet|awesome|perfect|nice|cool|great|dope|sick|nea
 ASKED_WHICH = re.compile(r"\bwhich (one|card|of them|of these)\b[^.]*\?|^I found \d+ cards?", re.I)
 
 
-MY = re.compile(r"\bmy\b|\bof mine\b", re.I)   # "that 95 pinnacle card of mine" is mine too
+# "that 95 pinnacle card of mine" is mine too, and so is "rickey henderson i own, current value?" (not "do i own X")
+MY = re.compile(r"\bmy\b|\bof mine\b|(?<!\bdo )(?<!\bdid )(?<!\bdoes )\bi (?:own|have)\b(?=\s*(?:[,?.:;-]|$|(?:is|are|was|worth|"
+                r"now|right now|still|currently|up|down)\b))", re.I)
 
 
 def says_my(text: str) -> bool:

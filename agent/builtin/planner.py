@@ -33,7 +33,7 @@ ANOTHER = re.compile(r"^\s*(ok(ay)?,?\s*)?(and\s+)?(another|one more|again|gimme
 
 
 # a sentence's end: ". ", "! ", "? " or "; " before more words ("popcorn's ready. how much is my pc worth")
-SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;]+\s+(?=\S)|\s+[-\u2013\u2014]+\s+(?=\S)", re.I)
+SENTENCE_END = re.compile(r"(?<=[a-z0-9)'])\s*[.!?;:]+\s+(?=\S)|\s+[-\u2013\u2014]+\s+(?=\S)", re.I)
 ABBREVIATIONS = {"jr", "sr", "mr", "mrs", "ms", "dr", "st", "vs", "no", "mt", "ft", "pt", "vol", "bros"}
 
 
@@ -42,12 +42,15 @@ ASKING = re.compile(r"^\s*(what|what's|whats|which|who|how|is|are|do|does|did|ca
 
 
 def _sentences(text: str) -> list[str]:
-    """``text`` split at sentence ends, never after an abbreviation ("griffey jr. 1989", "mr. mint")."""
+    """``text`` split at sentence ends, never after an abbreviation ("griffey jr. 1989", "mr. mint"); a colon
+    ends one only before a question."""
     parts, start = [], 0
     for m in SENTENCE_END.finditer(text):
         before = re.findall(r"[A-Za-z]+", text[start:m.start()])
         if before and (before[-1].lower() in ABBREVIATIONS or len(before[-1]) == 1) and "." in m.group(0):
             continue
+        if m.group(0).strip() == ":" and not ASKING.match(text[m.end():]):
+            continue   # "going up or down: 92 donruss knoblauch" asks before the colon; "hall of famer: whats X" after
         parts.append(text[start:m.end()].strip())
         start = m.end()
     return parts + [text[start:]]
@@ -100,14 +103,35 @@ def understand(conv: Conversation) -> State:
     intent = r.intent
     st = State(intent, ent, conv, confidence, mine=r.mine, figure_asked=r.figure_asked)
     if not conv.history and intent is not None and intent.name in LOOSE_FAMILIES and \
-            everyday_words_only(conv.question):
+            everyday_words_only(conv.question) and not _my_word(st):
         st.tentative = True   # "best way to store cards": a name only if the catalog has the word exactly
     if intent is None and (ent.tokens or ent.number) and confidence >= 0.35:
         st.intent, st.tentative = DETAILS, True   # a bare name, maybe: the catalog decides
         st.guessed = True   # no family fits: a one-word name counts only when the question is only names
     elif intent is DETAILS and not conv.history and not (ent.number or ent.year) and classifier.bare_name(conv.question):
         st.tentative = True   # one or two words, no year or number: a name only if the catalog has it exactly
+    if intent is BY_NAME["set_facts"] and not intent.matches(conv.question) and _whole_name_linked(conv):
+        st.intent = DETAILS   # "zach day 2005 topps": like a release-date question, but a player's card is named
     return st
+
+
+def _whole_name_linked(conv: Conversation) -> bool:
+    """The catalog read a player's or card's whole name of two words or more in the question (its link done)."""
+    return any(name == "catalog_link" and isinstance(result, dict) and any(
+        e.get("kind") == "name" and e.get("exact") and not e.get("alternate") and not e.get("fromHistory")
+        and len(str(e.get("name") or "").split()) >= 2 for e in result.get("entities") or [])
+        for name, _, result in conv.done)
+
+
+MY_WORD = re.compile(r"\bmy\s+([a-z][a-z'\-]+)", re.I)   # the word after "my": the name it says, if any
+
+
+def _my_word(st: State) -> bool:
+    """ "whats my henderson worth": the word after "my" may name a card I own (a surname that is also an English
+    word), so with a collection to read it is not dropped as everyday talk before my cards are read."""
+    said = MY_WORD.search(st.conv.question)
+    return bool(st.conv.collection_id and said and fold(said.group(1)) not in NEVER_NAMES and
+                not answers.collection.WHOLE.search(st.conv.question))
 
 
 # "ditto for the base set 2 one", "same for X": the last question again, about other words

@@ -481,20 +481,6 @@ def _paid_for_mine(r: SoFar) -> bool:
                             r.named("owns", "price", "marketplace", "details", "find") and PAID_FOR_ONE.search(q)))
 
 
-MY_WORD = re.compile(r"\bmy\s+([a-z][a-z'\-]+)", re.I)   # the word after "my": the name it says, if any
-VALUE_WORDS = re.compile(r"\b(worth|value|how much)\b", re.I)
-
-
-def _everyday_name_of_mine(r: SoFar) -> bool:
-    """ "whats my henderson worth": a surname that is also an English word, which the catalog search leaves
-    alone, said of my card: my cards are read for it."""
-    q = r.conv.question
-    said = MY_WORD.search(q)
-    return bool(r.named("price") and r.mine and not r.conv.history and everyday_words_only(q) and
-                said and fold(said.group(1)) not in NEVER_NAMES and VALUE_WORDS.search(q)
-                and not (r.ent.grade or r.ent.company))
-
-
 RULES: tuple[Rule, ...] = (
     Rule(_since_a_year, None, "\"my zard - up or down since 2020?\": a time, not the card's year", _year_unsaid),
     Rule(_keeps_earlier, lambda r: r.earlier,
@@ -541,5 +527,4 @@ RULES: tuple[Rule, ...] = (
          "\"what did i pay for my psa 9\": the owned cards those words fit"),
     Rule(_overpaid_mine, "collection_roi", "\"did i overpay for the X i own\": its value against what I paid"),
     Rule(_paid_for_mine, "collection_roi", "\"and what did i pay for it\": my copy against its price"),
-    Rule(_everyday_name_of_mine, "collection_roi", "\"whats my henderson worth\": my card of that name, its value"),
 )

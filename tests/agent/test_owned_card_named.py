@@ -38,11 +38,11 @@ def test_another_card_of_the_same_name_gets_no_owned_value():
 
 
 def test_my_card_named_by_a_surname_that_is_an_english_word_reads_my_cards():
-    """ "whats my henderson worth": "henderson" is an everyday word to the catalog search, so the name is
-    matched against my cards (my copy's value), not dropped as a word that names nothing."""
-    from tests.agent.test_builtin import understand
+    """ "whats my henderson worth": "henderson" is an everyday word to the catalog search, so with a collection
+    the word after "my" is kept as a name and my cards are read for it, not dropped as a word naming nothing."""
+    from tests.agent.test_probes17_items import _mine
 
-    assert understand("whats my henderson worth").intent.name == "collection_roi"
-    assert understand("how much is my smith worth").intent.name == "collection_roi"
-    assert understand("whats my sandberg worth").intent.name == "price"   # a name the catalog search finds
-    assert understand("whats the henderson worth").intent.name != "collection_roi"   # not mine
+    for q in ("whats my henderson worth", "how much is my smith worth"):
+        st = _mine(q)
+        assert st.intent.name == "price" and st.mine and not st.tentative, q
+    assert _mine("whats my sandberg worth").intent.name == "price"   # a name the catalog search finds

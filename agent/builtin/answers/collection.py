@@ -253,11 +253,21 @@ def collection_roi(st: State) -> str | None:
     one = owned_gain(st) or not_owned(st)
     if one:
         return one
-    if re.search(r"\b(which|what) (of my )?cards\b|\bmy cards\b.*\b(up|down)\b", st.ent.text, re.I) and \
+    which = re.search(r"\b(which|what) (of my )?cards\b", st.ent.text, re.I)
+    if (which or re.search(r"\bmy cards\b.*\b(up|down)\b", st.ent.text, re.I)) and \
             not re.search(r"\b(overall|in total|altogether|all in all|as a whole|on the whole)\b", st.ent.text, re.I):
         movers = owned_movers(st)
-        if movers:
-            return movers
+        overall = None if which or not UP_AND_DOWN.search(st.ent.text) else _overall_gain(st)
+        if movers:   # "are my cards up or down": the whole collection's gain first, then card by card
+            return f"{overall} {movers}" if overall else movers
+    return _overall_gain(st, leaders=True)
+
+
+UP_AND_DOWN = re.compile(r"\bup or down\b|\bdown or up\b", re.I)
+
+
+def _overall_gain(st: State, leaders: bool = False) -> str | None:
+    """The collection's value against what was paid; with its top gainer and loser when no card list follows."""
     a = _analytics(st)
     if a is None:
         return None
@@ -271,6 +281,8 @@ def collection_roi(st: State) -> str | None:
     pct = f" (ROI {float(roi):+.2f}%)" if roi is not None else ""
     text = (f"You are {word} {usd(abs(diff))} unrealized{pct}: {usd(invested)} invested, {usd(value)} current "
             "market value.")
+    if not leaders:
+        return text
     gain = g(perf, "topGainer")
     if gain:
         text += f" Top gainer: {_release_label(gain, 'cardName')} ({usd(g(gain, 'gain'))})."

@@ -90,11 +90,30 @@ def _graded_price(st: State, grade: str) -> tuple[str, float] | None:
     return None
 
 
+# "how much more would my zard be worth as a psa 10": the grade asked against my copy as it is
+MORE_AS_GRADE = re.compile(r"\bhow much (more|extra|higher|less)\b|\b(difference|gap|jump|upgrade|premium)\b", re.I)
+
+
+def _owned_upgrade(st: State, card: dict[str, Any] | None) -> str | None:
+    """My copy's value now against the grade asked, when the question asks how much more that grade is."""
+    if not (card and st.ent.grade and MORE_AS_GRADE.search(st.ent.text) and st.ok("owned")):
+        return None
+    mine = collection.named_owned(st)
+    asked = _graded_price(st, st.ent.grade)
+    if not mine or mine.get("cardId") != card.get("id") or g(mine, "currentValue") is None or not asked:
+        return None
+    now = float(mine["currentValue"])
+    diff = asked[1] - now
+    grade = f"{st.ent.company or 'PSA'} {st.ent.grade}"
+    return (f"Your {card_label(card)} is worth {usd(now)} now; a {grade} copy is {asked[0]}, "
+            f"{usd(abs(diff))} {'more' if diff >= 0 else 'less'}.")
+
+
 def price(st: State) -> str | None:
     e = st.ent
     c = the_card(st)
     two_grades = len(_grades_asked(st)) >= 2 or bool(re.search(r"\braw\b", e.text, re.I) and e.grade)
-    mine = None if two_grades else owned_value(st, c)   # "psa 10 vs 9 on my sandberg": the grades' gap
+    mine = None if two_grades else _owned_upgrade(st, c) or owned_value(st, c)   # "psa 10 vs 9 on my X": the gap
     if mine:
         return mine
     label = card_label(c)
