@@ -19,6 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import StaleDataError
 
 import metrics
+from api import logs
 from api.key_cache import KeyCache
 from api.keys import CALLER, CONTEXT, REQUEST_ID
 from api.ratelimit import Limiter, rate_limited
@@ -115,18 +116,10 @@ async def request_context(request: web.Request, handler):
         latency.observe(duration)
         if log.isEnabledFor(logging.INFO):
             caller = request.get(CALLER)
-            log.info(
-                "request",
-                extra={
-                    "request_id": rid,
-                    "method": method,
-                    "route": route,
-                    "path": request.path,
-                    "status": status,
-                    "duration_ms": round(duration * 1000, 2),
-                    "key_id": caller.key_text if caller else None,
-                },
-            )
+            fields = {"request_id": rid, "method": method, "route": route, "path": request.path, "status": status,
+                      "duration_ms": round(duration * 1000, 2), "key_id": caller.key_text if caller else None}
+            if not logs.info_line(log, "request", fields):  # the line written straight to a JSON stream
+                log.info("request", extra=fields)
 
 
 class _Watchdog:
