@@ -28,6 +28,10 @@ WORD_QUERIES = 1 << 15  # built word queries remembered per index (names differ,
 # tantivy's ``weight_by_field`` reads the weight column's block index on every search (55 us at 1M cards)
 WEIGH_HERE_FROM = 1 << 18
 WEIGH_HERE_UP_TO = 200  # matches weighted here at most (skip + take); more go to tantivy
+# a page weighed here is read from the best this many unweighted matches: when no more match than that, one search
+# (at 1M cards a third of the autocomplete prefixes match 11-100 names: they were searched twice, ~240 us)
+WEIGH_WINDOW = 100
+NAME_SLACK = 10  # completions read this many more hits than asked, for those of other kinds they drop
 _F32 = struct.Struct("f")
 
 
@@ -101,6 +105,8 @@ class CatalogIndex:
         self._words: dict[tuple, tuple[tantivy.Query, bool]] = {}
         self._around: frozenset[str] | None = None
         self._ord_of = _ord_table(self._searcher)
+        self._names_ord = _ord_table(self._names)  # a completion's label without a call into the bindings
+        self._name_docs = _kind_table(self._names, self.schema, "name")
         # each large one-segment index's weights as tantivy applies them (``_weighed``), by searcher
         self._multipliers = {id(s): m for s in self._all if (m := _multiplier_table(s)) is not None}
 
@@ -258,9 +264,24 @@ class CatalogIndex:
         if not hits:
             return []
         label = self._pages.label  # no stored document read
-        return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
+        table = self._names_ord
+        if table is None:
+            return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
+        return [label(table[a.doc]) for _, a in hits]
 
     def _completion_hits(self, words: list[str], kinds: Iterable[str] | None, limit: int) -> list:
+        named = self._name_docs
+        if named is not None and limit > 0 and list(kinds or ()) == ["name"]:
+            # the card names only: the other kinds' few documents dropped from a few more hits, not filtered by
+            # the query (its clause on ``kind`` walked the name documents' postings: 30 us a search at 1M cards);
+            # the kind clause scores 0, so the names come in the same order
+            query = self._names_query(words, None, fuzzy=True, prefix=True)
+            if query is None:
+                return []
+            hits = self._search(query, limit + NAME_SLACK, count=False, searcher=self._names)[0]
+            names = [h for h in hits if named[h[1].doc]]
+            if len(names) >= limit or len(hits) < limit + NAME_SLACK:
+                return names[:limit]
         query = self._names_query(words, kinds, fuzzy=True, prefix=True)
         if query is None or limit <= 0:
             return []
@@ -404,17 +425,35 @@ class CatalogIndex:
 
 
 def _ord_table(searcher: tantivy.Searcher) -> Sequence[int] | None:
-    """The cards' ``ord`` column by document, when the index is one segment (as built: 30 ms to read at
-    172k cards); ``range`` when each document's ord is its number, as the build adds them."""
+    """The ``ord`` column by document, when the index is one segment (as built: 30 ms to read at 172k cards);
+    ``range`` when each document's ord is its number plus one offset, as the build adds the cards (and the names
+    after them)."""
     if searcher.num_segments != 1 or not searcher.num_docs:
         return None
-    ords, identity = array("Q"), True
+    ords, steady = array("Q"), True
     for start in range(0, searcher.num_docs, 1 << 16):  # in chunks: 1M addresses at once held 100 MB
         chunk = searcher.fast_field_values("ord", [tantivy.DocAddress(0, d) for d in
                                                    range(start, min(start + (1 << 16), searcher.num_docs))])
-        identity = identity and all(o == d for d, o in enumerate(chunk, start))
+        if steady:
+            first = ords[0] if ords else chunk[0]
+            steady = all(o == first + d for d, o in enumerate(chunk, start))
         ords.extend(chunk)
-    return range(len(ords)) if identity else ords
+    return range(ords[0], ords[0] + len(ords)) if steady else ords
+
+
+def _kind_table(searcher: tantivy.Searcher, schema: tantivy.Schema, kind: str) -> bytearray | None:
+    """1 for each document of ``kind``, 0 for the others, when the index is one segment; read once by searching
+    the other kinds (a few thousand documents among the names)."""
+    if searcher.num_segments != 1 or not searcher.num_docs:
+        return None
+    table = bytearray(b"\x01") * searcher.num_docs
+    others = [k for k in NAME_KINDS if k != kind]
+    query = Q.term_set_query(schema, "kind", others)
+    count = searcher.search(query, limit=1, count=True).count or 0
+    if count:
+        for _, a in searcher.search(query, limit=count, count=False).hits:
+            table[a.doc] = 0
+    return table
 
 
 def _multiplier_table(searcher: tantivy.Searcher) -> Sequence[float] | None:
@@ -444,11 +483,15 @@ def _weighed(searcher: tantivy.Searcher, query: tantivy.Query, multipliers: Sequ
     score times its document's multiplier (in f32, as tantivy does), best first, ties by document. None when
     more match (then tantivy weighs them)."""
     want = offset + limit
-    res = searcher.search(query, limit=want, count=True)
+    window = max(want, WEIGH_WINDOW)
+    res = searcher.search(query, limit=window, count=True)
     total = int(res.count or 0)
-    if total > want:
+    if total > window:
         return None
-    hits = sorted(((_f32(s * multipliers[a.doc]), a) for s, a in res.hits), key=lambda h: (-h[0], h[1].doc))
+    found = res.hits
+    # each product rounded to f32 in one call (an f32 times an f32 is exact in a double: rounded once, as tantivy)
+    weighed = array("f", [s * multipliers[a.doc] for s, a in found])
+    hits = sorted(zip(weighed, (a for _, a in found)), key=lambda h: (-h[0], h[1].doc))
     return hits[offset:want], total
 
 
