@@ -146,7 +146,11 @@ class CatalogIndex:
         for f in fields:
             known = self._known(f, word)
             if known or f == "name":  # a word no index holds matches nothing: no term query for it
-                if not (typing and prefix and f == "name"):  # its completions, below, hold it at the same score
+                # the word being typed: its completions, below, hold it at the same score; a word the searched
+                # index holds only in names: its name term finds what its text term would, scored higher (the
+                # alternative made every word a union, and a union seeked sparsely cost 0.4 ms at 1M names)
+                if not ((typing and prefix and f == "name") or (f == "text" and around is not None
+                                                                 and word not in around)):
                     alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
                 name_only = name_only and (f == "name" or (around is not None and word not in around))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
