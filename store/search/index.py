@@ -28,8 +28,10 @@ WORD_QUERIES = 1 << 15  # built word queries remembered per index (names differ,
 # tantivy's ``weight_by_field`` reads the weight column's block index on every search (55 us at 1M cards)
 WEIGH_HERE_FROM = 1 << 18
 WEIGH_HERE_UP_TO = 200  # matches weighted here at most (skip + take); more go to tantivy
-# a page weighed here is read from the best this many unweighted matches: when no more match than that, one search
-# (at 1M cards a third of the autocomplete prefixes match 11-100 names: they were searched twice, ~240 us)
+# completions weighed here are read from the best this many unweighted matches: when no more match, one search
+# (at 1M cards a third of the autocomplete prefixes match 11-100 names: they were searched twice, ~240 us); card
+# pages read their own matches only (half the cold searches are one word, matching hundreds of cards at 1M: their
+# window would be read in vain)
 WEIGH_WINDOW = 100
 NAME_SLACK = 10  # completions read this many more hits than asked, for those of other kinds they drop
 _F32 = struct.Struct("f")
@@ -222,7 +224,7 @@ class CatalogIndex:
         return self._around
 
     def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True,
-                searcher: tantivy.Searcher | None = None) -> tuple[list[tuple[float, object]], int]:
+                searcher: tantivy.Searcher | None = None, window: int = 0) -> tuple[list[tuple[float, object]], int]:
         searcher = searcher or self._searcher
         size = max(searcher.num_docs, 1)
         if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
@@ -230,7 +232,7 @@ class CatalogIndex:
             return [], int(res.count or 0)
         multipliers = self._multipliers.get(id(searcher))
         if multipliers is not None and offset + limit <= WEIGH_HERE_UP_TO:
-            found = _weighed(searcher, query, multipliers, limit, offset)
+            found = _weighed(searcher, query, multipliers, limit, offset, window)
             if found is not None:
                 return found[0], found[1] if count else 0
         res = searcher.search(query, limit=min(limit, size), count=count, offset=offset, weight_by_field="weight")
@@ -282,14 +284,14 @@ class CatalogIndex:
             query = self._names_query(words, None, fuzzy=True, prefix=True)
             if query is None:
                 return []
-            hits = self._search(query, limit + NAME_SLACK, count=False, searcher=self._names)[0]
+            hits = self._search(query, limit + NAME_SLACK, count=False, searcher=self._names, window=WEIGH_WINDOW)[0]
             names = [h for h in hits if named[h[1].doc]]
             if len(names) >= limit or len(hits) < limit + NAME_SLACK:
                 return names[:limit]
         query = self._names_query(words, kinds, fuzzy=True, prefix=True)
         if query is None or limit <= 0:
             return []
-        return self._search(query, limit, count=False, searcher=self._names)[0]
+        return self._search(query, limit, count=False, searcher=self._names, window=WEIGH_WINDOW)[0]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -482,12 +484,12 @@ def _f32(x: float) -> float:
 
 
 def _weighed(searcher: tantivy.Searcher, query: tantivy.Query, multipliers: Sequence[float], limit: int,
-             offset: int) -> tuple[list[tuple[float, object]], int] | None:
-    """The page ``weight_by_field="weight"`` gives, when every match fits on it: searched unweighted, each
-    score times its document's multiplier (in f32, as tantivy does), best first, ties by document. None when
-    more match (then tantivy weighs them)."""
+             offset: int, window: int = 0) -> tuple[list[tuple[float, object]], int] | None:
+    """The page ``weight_by_field="weight"`` gives, when every match fits on it (or in ``window``): searched
+    unweighted, each score times its document's multiplier (in f32, as tantivy does), best first, ties by
+    document. None when more match (then tantivy weighs them)."""
     want = offset + limit
-    window = max(want, WEIGH_WINDOW)
+    window = max(want, window)
     res = searcher.search(query, limit=window, count=True)
     total = int(res.count or 0)
     if total > window:
