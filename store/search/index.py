@@ -177,8 +177,8 @@ class CatalogIndex:
         key = (field, word, prefix)
         got = self._known_words.get(key)
         if got is None:
-            got = any(s.doc_freq(field, word) > 0 for s in self._all) or (
-                prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all))
+            got = (self._known(field, word) if prefix else any(s.doc_freq(field, word) > 0 for s in self._all)) or (
+                prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all))  # (whole: asked once)
             if len(self._known_words) >= KNOWN_WORDS:
                 self._known_words.clear()
             self._known_words[key] = got
