@@ -8,12 +8,12 @@ from typing import Any
 
 from aiohttp import web
 
+from api.key_cache import KeyCache
 from api.keys import CONTEXT, ENGINE, RESPONSE_CACHE, SETTINGS
 from api.middleware import (
     AUTH_FAILURES,
     KEY_CACHE,
     REDIS,
-    KeyCache,
     authorize,
     handle_errors,
     request_context,

@@ -1,14 +1,15 @@
-"""Server CPU per 1,000 cold name searches, two trees served side by side (e.g. main and a branch).
+"""Server CPU per 1,000 cold name searches (or autocomplete prefixes), two trees served side by side.
 
     python bench/catalog_search_cpu_pair.py --url URL --url-key KEYFILE --search-dir DIR TREE_A TREE_B
-                                            [--n 3000] [--rounds 6]
+                                            [--n 3000] [--rounds 6] [--target autocomplete] [--log-level INFO]
 
 On a shared machine one server's CPU per request moves by 15-30 % from run to run with the others' load;
 two servers run at the same time see the same load. Each round starts ``cardwise serve`` (one process,
-log level WARNING, rate limit off, as ``catalog_search_bench.py`` runs it) from each tree (its own
+log level WARNING unless ``--log-level``, rate limit off, as ``catalog_search_bench.py`` runs it) from each tree (its own
 ``.venv``), waits until both idle after start-up, warms both with the same 600 names, then drives both at
 once with their own ``wrk`` (32 connections) through the same ``--n`` distinct catalog names, each asked
-once (no answer comes from the response cache). Prints each server's CPU seconds (user + system, from
+once (no answer comes from the response cache; ``--target autocomplete``: the bench's autocomplete prefixes at
+``/v1/autocomplete/cards``). Prints each server's CPU seconds (user + system, from
 ``/proc/<pid>/stat``) per 1,000 requests, and the ratio B / A per round. Both trees share the index folder
 (``--search-dir``) when their index schema is the same.
 """
@@ -129,9 +130,15 @@ def main() -> None:
     ap.add_argument("--search-dir", required=True, help="the index folder both servers use (built on first use)")
     ap.add_argument("--n", type=int, default=3000, help="distinct names per round")
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--target", choices=["names", "autocomplete"], default="names",
+                    help="cold name searches, or autocomplete prefixes")
+    ap.add_argument("--log-level", default="WARNING", help="the servers' log level (INFO: an access record a request)")
     args = ap.parse_args()
     key = Path(args.url_key).read_text().strip()
-    names, _ = asyncio.run(catalog_terms(args.url))
+    names, prefixes = asyncio.run(catalog_terms(args.url))
+    route, param = "/v1/catalog/cards", "name"
+    if args.target == "autocomplete":
+        names, route, param = prefixes, "/v1/autocomplete/cards", "q"
     if (args.rounds * args.n) > len(names) - 600:
         raise SystemExit(f"{args.rounds} rounds of {args.n} need more than the catalog's {len(names)} names")
     folder = Path(tempfile.mkdtemp(prefix="cw-pair-"))
@@ -139,11 +146,11 @@ def main() -> None:
 
     def path_file(name: str, terms: list[str]) -> Path:
         f = folder / name
-        f.write_text("".join(f"/v1/catalog/cards?{urlencode({'name': t})}\n" for t in terms))
+        f.write_text("".join(f"{route}?{urlencode({param: t})}\n" for t in terms))
         return f
 
     warm = path_file("warm.txt", names[-600:])
-    env = {**os.environ, "CARDWISE_DATABASE_URL": args.url, "CARDWISE_LOG_LEVEL": "WARNING",
+    env = {**os.environ, "CARDWISE_DATABASE_URL": args.url, "CARDWISE_LOG_LEVEL": args.log_level,
            "CARDWISE_DB_POOL_SIZE": "16", "CARDWISE_RATE_LIMIT_PER_MIN": "0", "CARDWISE_SEARCH_DIR": args.search_dir}
     per: dict[str, list[float]] = {t: [] for t in args.trees}
     for r in range(args.rounds):

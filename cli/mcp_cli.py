@@ -37,7 +37,7 @@ async def serve(key: str, allow_writes: bool) -> int:
     from mcp.server.stdio import stdio_server
 
     from api.mcp_server import build_server
-    from api.middleware import KeyCache
+    from api.key_cache import KeyCache
     from api.settings import load_settings
     from store.db import create_engine, sessionmaker
     from store.queries import keys as key_queries

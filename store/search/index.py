@@ -28,6 +28,12 @@ WORD_QUERIES = 1 << 15  # built word queries remembered per index (names differ,
 # tantivy's ``weight_by_field`` reads the weight column's block index on every search (55 us at 1M cards)
 WEIGH_HERE_FROM = 1 << 18
 WEIGH_HERE_UP_TO = 200  # matches weighted here at most (skip + take); more go to tantivy
+# completions weighed here are read from the best this many unweighted matches: when no more match, one search
+# (at 1M cards a third of the autocomplete prefixes match 11-100 names: they were searched twice, ~240 us); card
+# pages read their own matches only (half the cold searches are one word, matching hundreds of cards at 1M: their
+# window would be read in vain)
+WEIGH_WINDOW = 100
+NAME_SLACK = 10  # completions read this many more hits than asked, for those of other kinds they drop
 _F32 = struct.Struct("f")
 
 
@@ -101,6 +107,8 @@ class CatalogIndex:
         self._words: dict[tuple, tuple[tantivy.Query, bool]] = {}
         self._around: frozenset[str] | None = None
         self._ord_of = _ord_table(self._searcher)
+        self._names_ord = _ord_table(self._names)  # a completion's label without a call into the bindings
+        self._name_docs = _kind_table(self._names, self.schema, "name")
         # each large one-segment index's weights as tantivy applies them (``_weighed``), by searcher
         self._multipliers = {id(s): m for s in self._all if (m := _multiplier_table(s)) is not None}
 
@@ -140,7 +148,11 @@ class CatalogIndex:
         for f in fields:
             known = self._known(f, word)
             if known or f == "name":  # a word no index holds matches nothing: no term query for it
-                if not (typing and prefix and f == "name"):  # its completions, below, hold it at the same score
+                # the word being typed: its completions, below, hold it at the same score; a word the searched
+                # index holds only in names: its name term finds what its text term would, scored higher (the
+                # alternative made every word a union, and a union seeked sparsely cost 0.4 ms at 1M names)
+                if not ((typing and prefix and f == "name") or (f == "text" and around is not None
+                                                                 and word not in around)):
                     alts.append(self._const(Q.term_query(self.schema, f, word), WORD_SCORES[f]))
                 name_only = name_only and (f == "name" or (around is not None and word not in around))
             if prefix and f == "name":  # "base" completes a name, but would match every "baseball" card's text
@@ -165,8 +177,8 @@ class CatalogIndex:
         key = (field, word, prefix)
         got = self._known_words.get(key)
         if got is None:
-            got = any(s.doc_freq(field, word) > 0 for s in self._all) or (
-                prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all))
+            got = (self._known(field, word) if prefix else any(s.doc_freq(field, word) > 0 for s in self._all)) or (
+                prefix and any(s.terms_with_prefix(field, word, limit=1) for s in self._all))  # (whole: asked once)
             if len(self._known_words) >= KNOWN_WORDS:
                 self._known_words.clear()
             self._known_words[key] = got
@@ -212,7 +224,7 @@ class CatalogIndex:
         return self._around
 
     def _search(self, query: tantivy.Query, limit: int, offset: int = 0, count: bool = True,
-                searcher: tantivy.Searcher | None = None) -> tuple[list[tuple[float, object]], int]:
+                searcher: tantivy.Searcher | None = None, window: int = 0) -> tuple[list[tuple[float, object]], int]:
         searcher = searcher or self._searcher
         size = max(searcher.num_docs, 1)
         if limit <= 0 or offset >= size:  # nothing to page: count only (and no giant collector for a huge skip)
@@ -220,7 +232,7 @@ class CatalogIndex:
             return [], int(res.count or 0)
         multipliers = self._multipliers.get(id(searcher))
         if multipliers is not None and offset + limit <= WEIGH_HERE_UP_TO:
-            found = _weighed(searcher, query, multipliers, limit, offset)
+            found = _weighed(searcher, query, multipliers, limit, offset, window)
             if found is not None:
                 return found[0], found[1] if count else 0
         res = searcher.search(query, limit=min(limit, size), count=count, offset=offset, weight_by_field="weight")
@@ -258,13 +270,28 @@ class CatalogIndex:
         if not hits:
             return []
         label = self._pages.label  # no stored document read
-        return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
+        table = self._names_ord
+        if table is None:
+            return [label(o) for o in self._names.fast_field_values("ord", [a for _, a in hits])]
+        return [label(table[a.doc]) for _, a in hits]
 
     def _completion_hits(self, words: list[str], kinds: Iterable[str] | None, limit: int) -> list:
+        named = self._name_docs
+        if named is not None and limit > 0 and list(kinds or ()) == ["name"]:
+            # the card names only: the other kinds' few documents dropped from a few more hits, not filtered by
+            # the query (its clause on ``kind`` walked the name documents' postings: 30 us a search at 1M cards);
+            # the kind clause scores 0, so the names come in the same order
+            query = self._names_query(words, None, fuzzy=True, prefix=True)
+            if query is None:
+                return []
+            hits = self._search(query, limit + NAME_SLACK, count=False, searcher=self._names, window=WEIGH_WINDOW)[0]
+            names = [h for h in hits if named[h[1].doc]]
+            if len(names) >= limit or len(hits) < limit + NAME_SLACK:
+                return names[:limit]
         query = self._names_query(words, kinds, fuzzy=True, prefix=True)
         if query is None or limit <= 0:
             return []
-        return self._search(query, limit, count=False, searcher=self._names)[0]
+        return self._search(query, limit, count=False, searcher=self._names, window=WEIGH_WINDOW)[0]
 
     def _names_query(self, words: list[str], kinds: Iterable[str] | None, *, fuzzy: bool, prefix: bool
                      ) -> tantivy.Query | None:
@@ -404,17 +431,35 @@ class CatalogIndex:
 
 
 def _ord_table(searcher: tantivy.Searcher) -> Sequence[int] | None:
-    """The cards' ``ord`` column by document, when the index is one segment (as built: 30 ms to read at
-    172k cards); ``range`` when each document's ord is its number, as the build adds them."""
+    """The ``ord`` column by document, when the index is one segment (as built: 30 ms to read at 172k cards);
+    ``range`` when each document's ord is its number plus one offset, as the build adds the cards (and the names
+    after them)."""
     if searcher.num_segments != 1 or not searcher.num_docs:
         return None
-    ords, identity = array("Q"), True
+    ords, steady = array("Q"), True
     for start in range(0, searcher.num_docs, 1 << 16):  # in chunks: 1M addresses at once held 100 MB
         chunk = searcher.fast_field_values("ord", [tantivy.DocAddress(0, d) for d in
                                                    range(start, min(start + (1 << 16), searcher.num_docs))])
-        identity = identity and all(o == d for d, o in enumerate(chunk, start))
+        if steady:
+            first = ords[0] if ords else chunk[0]
+            steady = all(o == first + d for d, o in enumerate(chunk, start))
         ords.extend(chunk)
-    return range(len(ords)) if identity else ords
+    return range(ords[0], ords[0] + len(ords)) if steady else ords
+
+
+def _kind_table(searcher: tantivy.Searcher, schema: tantivy.Schema, kind: str) -> bytearray | None:
+    """1 for each document of ``kind``, 0 for the others, when the index is one segment; read once by searching
+    the other kinds (a few thousand documents among the names)."""
+    if searcher.num_segments != 1 or not searcher.num_docs:
+        return None
+    table = bytearray(b"\x01") * searcher.num_docs
+    others = [k for k in NAME_KINDS if k != kind]
+    query = Q.term_set_query(schema, "kind", others)
+    count = searcher.search(query, limit=1, count=True).count or 0
+    if count:
+        for _, a in searcher.search(query, limit=count, count=False).hits:
+            table[a.doc] = 0
+    return table
 
 
 def _multiplier_table(searcher: tantivy.Searcher) -> Sequence[float] | None:
@@ -439,16 +484,20 @@ def _f32(x: float) -> float:
 
 
 def _weighed(searcher: tantivy.Searcher, query: tantivy.Query, multipliers: Sequence[float], limit: int,
-             offset: int) -> tuple[list[tuple[float, object]], int] | None:
-    """The page ``weight_by_field="weight"`` gives, when every match fits on it: searched unweighted, each
-    score times its document's multiplier (in f32, as tantivy does), best first, ties by document. None when
-    more match (then tantivy weighs them)."""
+             offset: int, window: int = 0) -> tuple[list[tuple[float, object]], int] | None:
+    """The page ``weight_by_field="weight"`` gives, when every match fits on it (or in ``window``): searched
+    unweighted, each score times its document's multiplier (in f32, as tantivy does), best first, ties by
+    document. None when more match (then tantivy weighs them)."""
     want = offset + limit
-    res = searcher.search(query, limit=want, count=True)
+    window = max(want, window)
+    res = searcher.search(query, limit=window, count=True)
     total = int(res.count or 0)
-    if total > want:
+    if total > window:
         return None
-    hits = sorted(((_f32(s * multipliers[a.doc]), a) for s, a in res.hits), key=lambda h: (-h[0], h[1].doc))
+    found = res.hits
+    # each product rounded to f32 in one call (an f32 times an f32 is exact in a double: rounded once, as tantivy)
+    weighed = array("f", [s * multipliers[a.doc] for s, a in found])
+    hits = sorted(zip(weighed, (a for _, a in found)), key=lambda h: (-h[0], h[1].doc))
     return hits[offset:want], total
 
 

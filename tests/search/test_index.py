@@ -172,9 +172,11 @@ async def test_cards_in_read_text_despite_other_words_and_misread_letters(ctx, c
 
 
 async def test_remembered_word_queries_the_ord_column_and_weights_give_the_same_answers(ctx, catalog, monkeypatch):
-    """The index keeps each word's built query, reads the cards' ``ord`` column once and (large indexes) weighs
-    a page whose matches all fit on it itself: every page, hit, score and name is what building each query
-    anew, reading the ``ord`` fast field per page and tantivy's ``weight_by_field`` give."""
+    """The index keeps each word's built query, reads the cards' and names' ``ord`` columns once, (large indexes)
+    weighs a page whose matches all fit in its window itself, drops the other kinds from card names' completions
+    itself and leaves out a name word's text term where only names hold it: every page, hit, score and name is what
+    building each query anew, reading the ``ord`` fast field per page, tantivy's ``weight_by_field``, the query's
+    own kind clause and the text terms give."""
     from store.search import index as index_module
     from store.search.index import CatalogIndex
 
@@ -185,14 +187,20 @@ async def test_remembered_word_queries_the_ord_column_and_weights_give_the_same_
     plain._ord_of = None  # the fast field, per page
     plain._word = plain._new_word  # type: ignore[method-assign]  # each word's query built anew
     plain._multipliers = {}  # tantivy weighs every search
+    plain._names_ord = plain._name_docs = None  # the names' ord per hit; the kind in the query
+    # every word of the names' text taken as one that may stand around a name: each name query keeps its text terms
+    plain._around = frozenset(w for w, _ in plain._names.terms_with_prefix("text", ""))
     assert index._ord_of is not None and plain._ord_of is None
+    assert index._names_ord is not None and index._name_docs is not None
     assert len(index._multipliers) == 3
     names = ["Ken Griffey Jr.", "Ronald Acuña Jr.", "Michael Jordan", "Charizard ex", "Farfetch'd", "Base Set"]
     phrases = {p for n in names for w in [fold(n)] for p in (
         w, *w.split(), *(w[:i] for i in range(1, len(w) + 1)), " ".join(reversed(w.split())),
-        w.replace("i", "y"), w[1:], w[:-2] + w[-1:])} | {"1989", "griffey 1989", "charizard base", "jr 57"}
+        w.replace("i", "y"), w[1:], w[:-2] + w[-1:])} | {"1989", "griffey 1989", "charizard base", "jr 57",
+                                                  "charizard pokemon", "pokemon char", "griffey baseball"}
     filters = [CardFilters(), CardFilters(year="1989"), CardFilters(segment="pokemon"), CardFilters(number="4")]
-    for _ in range(2):  # the second time from the remembered queries
+    for slack in (index_module.NAME_SLACK, 0):  # the second time from the remembered queries; no hits to spare
+        monkeypatch.setattr(index_module, "NAME_SLACK", slack)
         for phrase in sorted(phrases):
             for f in filters:
                 for prefix, in_text in ((True, False), (False, True)):
@@ -202,6 +210,9 @@ async def test_remembered_word_queries_the_ord_column_and_weights_give_the_same_
             assert index.names(phrase, prefix=True) == plain.names(phrase, prefix=True)
             assert index.entities("set", phrase, prefix=True) == plain.entities("set", phrase, prefix=True)
             assert index.completions(phrase) == plain.completions(phrase)
+            for limit in (1, 3, 10):
+                assert index.completions(phrase, kinds=["name"], limit=limit) == plain.completions(
+                    phrase, kinds=["name"], limit=limit)
             assert index.cards_in_text(phrase) == plain.cards_in_text(phrase)
 
 
@@ -217,6 +228,8 @@ def test_the_ord_column_is_read_whole_in_one_segment_only():
             return [self.ords[a.doc] for a in addresses]
 
     assert _ord_table(Searcher([0, 1, 2])) == range(3)  # each ord its document's number: nothing held
+    assert _ord_table(Searcher([7, 8, 9])) == range(7, 10)  # the names: their number after the cards'
+    assert list(_ord_table(Searcher([7, 9, 8]))) == [7, 9, 8]
     assert list(_ord_table(Searcher([2, 0, 1]))) == [2, 0, 1]
     assert _ord_table(Searcher([0, 1], segments=2)) is None and _ord_table(Searcher([])) is None
 
