@@ -155,9 +155,12 @@ async def build_index(sessions: Any) -> NameIndex:
                 others |= {norm(f"{str(year)[:4]} {rel}"), norm(f"{rel} {str(year)[:4]}")}
         for col in (Release.name, CardSet.name, Manufacturer.name, Segment.name):
             others |= {norm(n) for n in (await s.scalars(select(col).distinct())).all() if n}
-        # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant
-        others |= {norm(d) for d in (await s.scalars(select(Card.description).where(
-            func.length(Card.description) < 40).distinct())).all() if d}
+        # a card's team ("Baltimore Orioles") is written beside it; a team card named so is rarely meant (a
+        # Pokemon card's description is its type: "Lightning Energy" is also a card, named in random pulls)
+        others |= {norm(d) for d in (await s.scalars(
+            select(Card.description).join(Release, Release.id == Card.release_id)
+            .join(Segment, Segment.id == Release.segment_id)
+            .where(func.length(Card.description) < 40, Segment.name != "Pokemon").distinct())).all() if d}
         # a parallel's name ("Lime Green Prizm") may hold a card's name ("Lime") as a set's name may
         others |= {k for k in (norm(n) for n in (await s.scalars(select(Parallel.name).distinct())).all() if n)
                    if k not in idx.names}

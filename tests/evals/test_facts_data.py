@@ -44,3 +44,16 @@ async def test_unpriced_owned_card_expects_no_price_and_raw_parallel_is_the_chea
         assert exp.figures == [("money", min(raw) / 100)]
         assert min(raw) > min(cents for cents, _ in rows)  # a graded copy is cheaper: "raw" must not take it
         assert NO_LISTINGS not in exp.says
+
+
+async def test_a_pokemon_card_named_like_a_type_line_is_spotted(real_fixture, tmp_path):
+    """A random pull of "Lightning Energy #5" names a card; a sports card's team line names none."""
+    from config import Settings
+    from evals.collector import real_catalog
+
+    fixture, _ = real_fixture
+    async with real_catalog(fixture, tmp_path, Settings(), echo=lambda line: None) as (ctx, values, judging):
+        spots = judging.index.spots
+        assert [s.name for s in spots("Here is a random card: 2024 Trainer Kit Lightning Energy #5.")] == \
+            ["Lightning Energy"]
+        assert "Boston Red Sox" not in [s.name for s in spots("1989 Topps Baseball Wade Boggs #600, Boston Red Sox.")]
