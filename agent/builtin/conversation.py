@@ -22,6 +22,7 @@ class Conversation:
     collection_id: str | None = None
     final: bool = False                    # no tools offered: answer now
     last_answer: str = ""                  # the assistant's previous answer (a question back, maybe)
+    answers: list[str] = field(default_factory=list)   # the assistant's earlier answers, oldest first
 
 
 def text_of(m: dict[str, Any]) -> str:
@@ -128,4 +129,5 @@ def from_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | 
             done.append((name, args, result))
     names = {((t.get("function") or {}).get("name")) for t in tools or []}
     final = not tools or any(m.get("role") == "system" and "without tools" in text_of(m) for m in messages[last + 1:])
-    return Conversation(question, history, {n for n in names if n}, done, coll, final, last_answer)
+    answers = [text_of(m) for m in messages[:last] if m.get("role") == "assistant" and not m.get("tool_calls")]
+    return Conversation(question, history, {n for n in names if n}, done, coll, final, last_answer, answers)
