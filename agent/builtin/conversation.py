@@ -36,7 +36,10 @@ def text_of(m: dict[str, Any]) -> str:
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
                 "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
-                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale", "wants")
+                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale", "wants",
+                # amounts in words and list removals ("under twenyy dollars", "scrtch it off my list")
+                "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "dollars",
+                "scratch", "remove", "delete", "anymore")
 
 
 def _near(word: str) -> str | None:

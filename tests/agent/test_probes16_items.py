@@ -129,3 +129,12 @@ def test_a_vintage_year_said_of_a_name_without_a_maker():
     assert read("my 86 jordan worth").year == "1986"
     assert read("griffey 89").number == "89" and read("58 pikachu base set").number == "58"
     assert read("what is the 15 venusaur").number == "15"   # no vintage year: a card number
+
+
+def test_amount_and_removal_words_typed_a_letter_off():
+    from agent.builtin.conversation import respell
+
+    assert respell("wants for sale under twenyy dollars") == "wants for sale under twenty dollars"
+    assert respell("nolan ryan select 5 under a hundrrd").endswith("under a hundred")
+    assert respell("scrtch the mewtwo off my list").startswith("scratch the mewtwo")
+    assert respell("kenny rogers 2003 topps") == "kenny rogers 2003 topps"   # names stay as typed
