@@ -473,7 +473,8 @@ REMOVE_IT = re.compile(r"^\s*((actually|nah|no|oh|wait|ok|okay|hmm|on second tho
 COST_OF_LIST = re.compile(r"\b(want ?list|wish ?list|wnat ?list|my wants|grail list|chase list|on my list)\b|"
                           r"\b(everything|all (the )?(cards )?|the cards|every card) i (still )?(want|'?m (after|hunting|chasing))\b")
 LIST_COST = re.compile(r"\b(cost|costs|how much|total|value|valued|worth|bill|spend|afford|price (tag|of)|"
-                       r"price (it |them |this |that |everything )?(out|up)|priced out|run me|set me back)\b")
+                       r"price (it |them |this |that |everything )?(out|up)|priced out|run me|set me back|"
+                       r"(gonna|going to|would|will|does|did) (it )?take)\b")
 # listings asked of ("which of my wants are for sale"); "buy" alone beside a cost word is the cost
 # ("what would it cost to buy everything on my wants")
 FOR_SALE = re.compile(r"\b(for sale|on sale|listed|listings?|selling|available|in stock|on the market|marketplace)\b", re.I)

@@ -138,3 +138,12 @@ def test_amount_and_removal_words_typed_a_letter_off():
     assert respell("nolan ryan select 5 under a hundrrd").endswith("under a hundred")
     assert respell("scrtch the mewtwo off my list").startswith("scratch the mewtwo")
     assert respell("kenny rogers 2003 topps") == "kenny rogers 2003 topps"   # names stay as typed
+
+
+def test_a_card_asked_with_a_question_mark_and_what_the_list_will_take():
+    from agent.builtin.answers.collection import asks_cost, asks_membership
+
+    assert asks_membership(understand("wishlist check: base set mewtwo?"))
+    assert not asks_membership(understand("my wants?"))
+    st = understand("whats it gonna take to buy all my wants")
+    assert st.intent.name == "wantlist" and asks_cost(st) and not asks_for_sale(st)

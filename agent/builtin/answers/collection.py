@@ -591,7 +591,9 @@ def asks_membership(st: State) -> bool:
     bare = _ON_IT_ASKED.search(text) and not re.search(r"\b(what|what's|whats|which)\b", text)
     if st.conv.history and _ANOTHER_CARD.match(text) and st.ent.has_card_words:
         return True   # "what about base set blastoise?" after a want-list question: that card on the list
-    if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare):
+    # a card named with a question mark after it ("wishlist check: base set mewtwo?"): is it on the list
+    marked = text.rstrip().endswith("?") and not re.search(r"\b(what|what's|whats|which|how)\b", text)
+    if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare or marked):
         return False
     return bool(st.ent.has_card_words) or bool(st.conv.history and POINTS_BACK.search(text))
 
