@@ -549,6 +549,31 @@ async def f_wantlist_cost(env: Env, card: Identity | None, arg: Any, ents: dict)
     return exp
 
 
+async def f_wantlist_count(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """How many cards the want list holds: the count, said of the want list."""
+    ids = await _wanted_ids(env)
+    return Expect(figures=[("int", len(ids))], says=[WANT_LIST_WORDS], allowed=await _names(env, ids))
+
+
+async def f_wantlist_listings(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
+    """Which wanted cards are for sale (``arg``: a price cap in dollars, or null): a listed price of one of
+    them (none above the cap), or plainly that none is listed."""
+    ids = await _wanted_ids(env)
+    async with env.sessions() as s:
+        cents = (await s.scalars(select(MarketplaceListing.price_cents).where(
+            MarketplaceListing.card_id.in_([uuid.UUID(str(i)) for i in ids]),
+            MarketplaceListing.price_cents.is_not(None)))).all()
+    prices = sorted({c / 100 for c in cents if c is not None and (arg is None or c <= float(arg) * 100)})
+    exp = Expect(allowed=await _names(env, ids))
+    if prices:
+        exp.figures.append(("money_any", prices))
+        if arg is not None:
+            exp.figures.append(("money_max", float(arg)))
+    else:
+        exp.says.append(NO_LISTINGS + ["none of", "no listings"])
+    return exp
+
+
 async def f_among(env: Env, card: Identity | None, arg: Any, ents: dict) -> Expect:
     """Several of my cards fit the words ("my psa 9", "my charizards"): a right answer names each of
     them with its number (asking which, or answering for all), never one picked silently."""

@@ -125,13 +125,25 @@ _CODE = re.compile(r"\b([A-Z]{1,5}-[A-Z0-9]{1,5}|\d{1,3}[A-Za-z]{1,4}-(?:[A-Za-z
 # RBI5, TB6, H88, rr-19; 100T and 45T (Traded), never 10k or 5s
 _MIXED = re.compile(r"\b([A-Za-z]{1,5}\d{1,4}[A-Za-z]?|[A-Za-z]{1,4}-[A-Za-z]{0,4}\d{1,4}|\d{1,4}(?:[A-JL-RT-WYZ]|t))\b")
 _SERIAL = re.compile(r"(?:/|numbered to |serial(?:ly)? numbered to )(\d{1,4})\b", re.I)
+# an amount written in words ("ten bucks", "twenty dollars", "a hundred", "fifty"): collectors type them so
+_TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+_AMOUNT_WORDS = (r"(?:an?\s+)?(?:fiver|tenner|grand|hundred|" + _TENS + r"(?:[- ](?:one|two|three|four|five|six|seven|"
+                 r"eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen)\b")
 _MONEY = re.compile(r"\b(under|below|less than|cheaper than|at most|max(?:imum)?|up to|no more than|"
-                    r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?|(?:an?\s+)?(?:fiver|tenner)\b)"
-                    r"\s*(k\b)?\s*"
+                    r"over|above|more than|at least|min(?:imum)?)\s*\$?\s*(\d[\d,]*(?:\.\d+)?|(?:an?\s+)?(?:fiver|tenner)\b|"
+                    r"" + _AMOUNT_WORDS + r"(?=\s*(?:bucks|dollars|usd)\b|\s*[?!.,]*\s*$|\s+(?:for|on|in|and|or|each|"
+                    r"listed|for sale|right now|rn|please|pls)\b)|(?:a\s+)?(?:hundred|grand)\b)"
+                    r"\s*(k\b|grand\b)?\s*"
                     r"(?:bucks|dollars|usd)?", re.I)
+# a price the caller thinks of paying ("should i pay 50 for X", "is 300 too much for X", "would you pay $20 for"):
+# an amount, never a year or a card number
+_OFFER = re.compile(r"\b(?:pay|paying|spend|spending|offer|offering|give|giving|drop|dropping)\s+(?:like\s+|about\s+|"
+                    r"around\s+|only\s+)?\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:bucks|dollars|usd)?(?=\s+(?:for|on)\b)|"
+                    r"(?:^|(?<=\bis\s)|(?<=\bwas\s))\$?\s*\d[\d,]*(?:\.\d+)?\s*(?:bucks|dollars|usd)?(?=\s+(?:too much|too high|"
+                    r"too steep|a (?:good|fair|decent|solid) (?:price|deal)|fair|reasonable|a steal|overpriced|ok)\b)", re.I)
 _BETWEEN = re.compile(r"\bbetween\s*\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:and|-|to)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)", re.I)
 _DOLLARS = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?)")
-_BUCKS = re.compile(r"\b(\d[\d,]*(?:\.\d+)?)\s*(?:bucks|dollars|usd)\b", re.I)
+_BUCKS = re.compile(r"\b(\d[\d,]*(?:\.\d+)?|" + _AMOUNT_WORDS + r")\s*(?:bucks|dollars|usd)\b", re.I)
 _PERIOD = re.compile(r"\b(?:last|past|previous|in the last|over the last)\s+(\d+|a|one|two|three|six|twelve)?\s*"
                      r"(day|week|month|year)s?\b|\bthis (year|month)\b|\b(ytd|year to date)\b", re.I)
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12}
@@ -251,13 +263,20 @@ def _blank(text: str, m: re.Match[str], cuts: list[tuple[int, int]]) -> str:
     return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 
-SLANG_AMOUNTS = {"fiver": 5.0, "tenner": 10.0}   # "under a fiver": five dollars
+SLANG_AMOUNTS = {"fiver": 5.0, "tenner": 10.0, "grand": 1000.0, "hundred": 100.0}   # "under a fiver": five dollars
+_UNITS = {w: float(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_UNITS["fifteen"] = 15.0
+_TENS_VALUE = {w: 20.0 + 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 
 
 def _money(v: str, k: str | None = None) -> float:
-    slang = SLANG_AMOUNTS.get(v.split()[-1].lower())
+    words = re.split(r"[\s-]+", v.strip().lower())
+    slang = SLANG_AMOUNTS.get(words[-1])
     if slang is not None:
         return slang
+    if words[-1] in _UNITS or words[-1] in _TENS_VALUE:   # "ten", "twenty five"
+        return _TENS_VALUE.get(words[-2], 0.0) + _UNITS.get(words[-1], 0.0) if len(words) > 1 and words[-2] in \
+            _TENS_VALUE else _TENS_VALUE.get(words[-1], _UNITS.get(words[-1], 0.0))
     n = float(v.replace(",", ""))
     return n * 1000 if k else n
 
@@ -329,6 +348,8 @@ def read(text: str) -> Reading:
         if m.group(1).upper() == (r.qualifier or m.group(1).upper()):   # "psa 8 MC - what's the MC for?"
             r.qualifier = m.group(1).upper()
             rest = _cut(rest, m)
+    for m in list(_OFFER.finditer(rest)):
+        rest = _cut(rest, m)   # "should i pay 50 for X": what the caller might pay, never a year or a number
     m = _BETWEEN.search(rest)
     if m:
         r.min_price, r.max_price = _money(m.group(1)), _money(m.group(2))
@@ -501,10 +522,15 @@ def _year_before_name(r: Reading, bare: list[tuple[int, str]]) -> None:
                                                               or before[-1].startswith("#"))):
         return
     nxt = fold(after[0][1])
-    if nxt in BRANDS or nxt in DOMAIN_WORDS or nxt in NEVER_NAMES or \
-            not any(fold(w) in BRANDS for _, w in after[1:]):
+    if nxt in BRANDS or nxt in DOMAIN_WORDS or nxt in NEVER_NAMES:
         return
     yy = int(word)
+    if not any(fold(w) in BRANDS for _, w in after[1:]):
+        # "is the 89 griffey on my list", "my 86 jordan": a vintage year said of the name, with no maker; the
+        # linker reads the digits as the card's number instead when no card of the name has that year
+        if yy < 50 or not (before and before[-1] in ("the", "my", "his", "that", "this", "is", "of")):
+            return
+        r.year_digits = word
     r.year = str(1900 + yy if yy >= 30 else 2000 + yy)
     r.tokens.remove((pos, word))
 

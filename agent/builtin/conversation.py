@@ -22,6 +22,7 @@ class Conversation:
     collection_id: str | None = None
     final: bool = False                    # no tools offered: answer now
     last_answer: str = ""                  # the assistant's previous answer (a question back, maybe)
+    answers: list[str] = field(default_factory=list)   # the assistant's earlier answers, oldest first
 
 
 def text_of(m: dict[str, Any]) -> str:
@@ -35,7 +36,10 @@ def text_of(m: dict[str, Any]) -> str:
 INTENT_WORDS = ("want", "list", "wish", "what", "worth", "price", "value", "feedback", "population", "graded",
                 "parallel", "parallels", "rookie", "collection", "missing", "listing", "listings", "random",
                 "wantlist", "wishlist", "report", "released", "release", "refractor", "complete", "completion",
-                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale", "wants")
+                "many", "have", "much", "cards", "card", "does", "suggestion", "progress", "sale", "wants",
+                # amounts in words and list removals ("under twenyy dollars", "scrtch it off my list")
+                "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "dollars",
+                "scratch", "remove", "delete", "anymore")
 
 
 def _near(word: str) -> str | None:
@@ -128,4 +132,5 @@ def from_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | 
             done.append((name, args, result))
     names = {((t.get("function") or {}).get("name")) for t in tools or []}
     final = not tools or any(m.get("role") == "system" and "without tools" in text_of(m) for m in messages[last + 1:])
-    return Conversation(question, history, {n for n in names if n}, done, coll, final, last_answer)
+    answers = [text_of(m) for m in messages[:last] if m.get("role") == "assistant" and not m.get("tool_calls")]
+    return Conversation(question, history, {n for n in names if n}, done, coll, final, last_answer, answers)

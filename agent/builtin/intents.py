@@ -213,7 +213,10 @@ INTENTS: tuple[Intent, ...] = (
                                                           optional=True)),
                   (Step("list_cards_list", {"listId": "$list_id", "take": 50}, needs=("list_id",)),
                    LISTED_CARD),
-                  (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),))),
+                  (Step("catalog_card", {"id": "$item"}, key="wanted", each="want_card_ids"),
+                   # "which of my wants are for sale": each wanted card's listings
+                   Step("marketplace_card", {"card_id": "$item"}, key="wanted_market", each="want_card_ids",
+                        when="wants_for_sale", optional=True)))),
     Intent("population", r"\b(population|pop|pop report|pop count|graded copies)\b|\bhow many\b.*"
            r"\b(psa|bgs|sgc|cgc|beckett|graded|gem mint)\b|\b(psa|bgs|sgc|cgc) ?\d+(\.5)?s\b",
            needs_card=True,
@@ -471,8 +474,23 @@ REMOVE_IT = re.compile(r"^\s*((actually|nah|no|oh|wait|ok|okay|hmm|on second tho
                        r"(take|remove|delete|drop|scratch|cross)\s+(it|that|that one|this|this one|them)\b"
                        r"(\s+(off|out))?(\s+(again|please|pls|thanks))?\s*[.!]*\s*$")
 # what buying the list would come to ("how much would my want list cost", "the bill for my wants")
-COST_OF_LIST = re.compile(r"\b(want ?list|wish ?list|wnat ?list|my wants|grail list|chase list|on my list)\b")
-LIST_COST = re.compile(r"\b(cost|costs|how much|total|value|valued|worth|bill|spend|afford|price (tag|of))\b")
+COST_OF_LIST = re.compile(r"\b(want ?list|wish ?list|wnat ?list|my wants|grail list|chase list|on my list)\b|"
+                          r"\b(everything|all (the )?(cards )?|the cards|every card) i (still )?(want|'?m (after|hunting|chasing))\b")
+LIST_COST = re.compile(r"\b(cost|costs|how much|total|value|valued|worth|bill|spend|afford|price (tag|of)|"
+                       r"price (it |them |this |that |everything )?(out|up)|priced out|run me|set me back|"
+                       r"(gonna|going to|would|will|does|did) (it )?take)\b")
+# listings asked of ("which of my wants are for sale"); "buy" alone beside a cost word is the cost
+# ("what would it cost to buy everything on my wants")
+FOR_SALE = re.compile(r"\b(for sale|on sale|listed|listings?|selling|available|in stock|on the market|marketplace)\b", re.I)
+TO_BUY = re.compile(r"\bbuy\b", re.I)
+
+
+def sale_asked(text: str, max_price: float | None = None) -> bool:
+    """Listings are asked for: a sale word, "buy" without a cost word, or a price bound."""
+    return bool(FOR_SALE.search(text) or TO_BUY.search(text) and not LIST_COST.search(text.lower()) or
+                max_price is not None)
+
+
 LIST_ENTRY = re.compile(r"^\s*(my )?(want ?list|wish ?list|wants|grails?|grail list)\s*(add|it|this)?\s*([:\-]|\+=?)\s*\S")   # "wantlist: <card>"
 # a card sent onto a list without a verb ("<card> onto the wishlist pls")
 ONTO_LIST = re.compile(r"\b(onto|to|into)\s+(my|the|me)\s+(want ?list|wish ?list|wants|wnat ?list|grails?|grail list|"

@@ -119,9 +119,52 @@ def listed_by_words(answer: str, reply: str) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
-def link_text(e: Entities, history: list[str], last_answer: str = "") -> str:
+def _listed_options(answer: str) -> list[tuple[str, set[str]]]:
+    """The cards our previous answer listed, each as (number, the words that describe it)."""
+    parts = re.split(r"#([A-Za-z0-9-]+)", answer or "")
+    out = []
+    for k, number in enumerate(parts[1::2]):
+        before = re.split(r"[:;]|\d+\.\s|\band\b", parts[2 * k])[-1]
+        after = re.match(r"^\s*\(([^)]*)\)", parts[2 * k + 2])
+        out.append((number, set(fold(before + " " + (after.group(1) if after else "")).split())))
+    return out
+
+
+def listed_pick(e: Entities, answer: str, names: list[str]) -> str | None:
+    """The number of the one card our previous answer listed that a follow-up picks: "delete the first one",
+    "the shining one - whats it worth", "do i own the mewtwo" after a list naming one Mewtwo. Every word the
+    question may name a card by (``names``) must describe it; a year or number of its own asks for another."""
+    options = _listed_options(answer)
+    if len(options) < 2 or e.number or e.year or e.reading.years:
+        return None
+    if e.ordinal and not names:
+        i = e.ordinal - 1 if e.ordinal > 0 else len(options) - 1
+        return options[i][0] if 0 <= i < len(options) else None
+    described = set().union(*(toks for _, toks in options))
+    words = [w for w in (fold(x) for _, x in e.tokens) if len(w) >= 3 and w not in FILLER and w not in NEVER_NAMES
+             and w in described]
+    if not words or any(fold(n) not in described for n in names):
+        return None
+    if not (e.follow_up or any(re.search(rf"\bthe\s+{re.escape(w)}\b", fold(e.text)) for w in words)):
+        return None
+    hits = [number for number, toks in options if all(w in toks for w in words)]
+    return hits[0] if len(hits) == 1 else None
+
+
+PICK_BACK = 2   # answers back a follow-up may pick a listed card from ("and the ozzie?" after one more answer)
+
+
+def link_text(e: Entities, history: list[str], last_answer: str = "", names: list[str] | None = None,
+              answers: list[str] | None = None) -> str:
     """The text to link: a reply to "which one?" is read together with the question it answers
-    ("the second one" becomes the number of the second card listed)."""
+    ("the second one" becomes the number of the second card listed); a follow-up that picks one card of a
+    list we gave (``listed_pick``; ``names``: the words that may name a card; ``answers``: our earlier
+    answers, the last one last) links that card."""
+    if history and not e.reply and names is not None:
+        for said in [last_answer, *[a for a in reversed(answers or []) if a != last_answer][:PICK_BACK - 1]]:
+            picked = listed_pick(e, said, names) if not e.ordinal or said == last_answer else None
+            if picked:
+                return f"{_listed_words(said, picked)} #{picked}"
     if e.reply and history:
         reply = e.text
         number = listed_number(last_answer, e.ordinal) if e.ordinal and not e.number else \

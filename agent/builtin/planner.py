@@ -448,7 +448,7 @@ def variable(st: State, name: str) -> Any:
     if name in simple:
         return simple[name]
     if name == "link_text":
-        return link_text(e, h, st.conv.last_answer)
+        return link_text(e, h, st.conv.last_answer, card_words(e.text), st.conv.answers)
     if name == "link_history":
         return link_history(e, h)
     if name in ("compare_a", "compare_b"):
@@ -522,6 +522,7 @@ def _names_card_words(st: State) -> bool:
 
 PREDICATES = {
     "names_card_words": _names_card_words,
+    "wants_for_sale": lambda st: answers.collection.asks_for_sale(st),
     "has_company": lambda st: bool(st.ent.company),
     "no_collection": lambda st: not st.conv.collection_id,
     "says_my": lambda st: st.mine,

@@ -27,6 +27,7 @@ from agent.builtin.intents import (
     card_words,
     classify,
     grading_only,
+    sale_asked,
 )
 from agent.builtin.linking import ACK, Entities, parse
 from tools._linking import BRANDS, DOMAIN_WORDS, NEVER_NAMES, SEGMENT_WORDS, fold, read
@@ -465,6 +466,73 @@ def _figure_asked(r: SoFar) -> None:
     r.figure_asked = True
 
 
+# the want list in a collector's words ("my wants", "my list", "wants for sale..."), or the list our last answer read
+WANTS_SAID = re.compile(r"\bmy (want ?list|wish ?list|wants|wnat ?list|grails|grail list|chase list|needs? list|list)\b|"
+                        r"\b(want ?list|wish ?list|wishlist cards|wants list)\b|^\s*(any )?wants\b(?! to\b)", re.I)
+LIST_ANSWER = re.compile(r"\b(on|to|from) (your |the )?want list\b|\byour want list\b|\bcards? on want list\b", re.I)
+# a card asked of as needed ("do i still need a base set venusaur?"), or the cards still to buy: the want list
+NEED_CARD = re.compile(r"^\s*(so |and |ok,? |wait,? )?(do|did) i (still |really |even )?need (a|an|the|that|this|one)\b|"
+                       r"^\s*(i )?still need (a|an|the)\b", re.I)
+NEED_TO_BUY = re.compile(r"\b(still )?need to (buy|get|grab|pick up|find|hunt down|track down|snag)\b", re.I)
+SET_WORDS = re.compile(r"\b(finish|complete|completing|finishing|for the set|of the set|from the set)\b", re.I)
+# a card asked of as wanted: "am i looking for a base set mewtwo", "base set venusaur wanted?", and "is X on
+# there" right after the list was read
+WANTED_ASKED = re.compile(r"^\s*(so |and |wait,? )?am i (still )?(looking for|hunting|chasing|after)\b|"
+                          r"\bwanted\s*[?!.]*\s*$", re.I)
+ON_THERE = re.compile(r"\bon (there|it|the list|that list|this list)\s*(already|still|yet)?\s*[?!.]*\s*$", re.I)
+# a card I no longer want, or crossed off: taken off the want list
+NO_LONGER_WANTED = re.compile(r"\b(don'?t|dont|do not) (really )?need\b[^?]*\b(anymore|any more|no more)\b|"
+                              r"\bno longer (need|needed|want|wanted)\b|\bnot needed (anymore|any more)\b|"
+                              r"\b(cross|scratch|strike|tick|check)\s+(it|that|this|them|that one|this one|him)\s+off\b", re.I)
+# a removal asked right after the want list was read ("remove the mewtwo", "delete the first one")
+REMOVE_LEAD = re.compile(r"^\s*((ok|okay|actually|then|now|and|nah|hmm)[\s,]+)*(please |pls |can you |could you )?"
+                         r"(remove|delete|drop|ditch|scratch|cross off|take off|get rid of|lose)\b", re.I)
+
+
+def _after_wants(r: SoFar) -> bool:
+    """Our last answer was about the want list (read it out, priced it, said a card is on it)."""
+    return bool(r.conv.history and LIST_ANSWER.search(r.conv.last_answer or ""))
+
+
+def _no_card_named(r: SoFar) -> bool:
+    return not (card_words(r.conv.question) or r.ent.number or r.ent.years)
+
+
+def _wants_for_sale(r: SoFar) -> bool:
+    """ "which of my wants are for sale", "anything on my want list under $20", "any for sale?" after the list:
+    the wanted cards' listings."""
+    q = r.conv.question
+    return sale_asked(q, r.ent.max_price) and _no_card_named(r) and bool(
+        WANTS_SAID.search(q) or _after_wants(r) and not r.ent.has_card_words) and not r.named("wantlist_add",
+                                                                                             "wantlist_remove")
+
+
+def _wants_again(r: SoFar) -> bool:
+    """ "and how much would both cost", "how many is that" after the want list: the list again."""
+    return bool(_after_wants(r) and _no_card_named(r) and not r.ent.grade and
+                re.search(r"\b(how much|cost|costs|total|how many|worth|value|price)\b", r.conv.question, re.I) and
+                not r.named("wantlist", "wantlist_add", "wantlist_remove"))
+
+
+def _needed_card(r: SoFar) -> bool:
+    """ "do i still need a base set venusaur?": whether it is on my want list; "what cards do i still need to
+    buy": the list (a set to finish is the set's progress)."""
+    q = r.conv.question
+    if SET_WORDS.search(q) or r.named("wantlist", "wantlist_add", "wantlist_remove"):
+        return False
+    return bool(NEED_CARD.search(q) and r.ent.has_card_words or NEED_TO_BUY.search(q) and _no_card_named(r) or
+                (WANTED_ASKED.search(q) or ON_THERE.search(q) and _after_wants(r)) and not _no_card_named(r))
+
+
+def _no_longer_wanted(r: SoFar) -> bool:
+    """ "dont need the venusaur anymore", "got the base set venusaur! cross it off", "remove the mewtwo"
+    after the want list was read: a card taken off the want list."""
+    q = r.conv.question
+    return bool(not r.named("wantlist_remove") and (
+        NO_LONGER_WANTED.search(q) and (r.ent.has_card_words or r.conv.history) or
+        REMOVE_LEAD.search(q) and _after_wants(r)))
+
+
 # whether what I paid for my card was too much: my card's value against what I paid
 OVERPAID = re.compile(r"\b(over ?pa(y|id)|pa(y|id) too much|(get|got|was i) ripped off)\b", re.I)
 
@@ -523,6 +591,10 @@ RULES: tuple[Rule, ...] = (
     Rule(_copy_to_buy, "marketplace", "\"who is selling X and for how much\", \"budget is $10, anything for X\": listings"),
     Rule(_figure_of_wants, "wantlist", "\"anyone selling the base set card from my wants\": which of the list",
          _figure_asked),
+    Rule(_wants_for_sale, "wantlist", "\"which of my wants are for sale\": the wanted cards' listings", _figure_asked),
+    Rule(_wants_again, "wantlist", "\"and how much would both cost\" after the want list: the list again"),
+    Rule(_needed_card, "wantlist", "\"do i still need a base set venusaur?\", \"am i looking for X\": is it on my want list"),
+    Rule(_no_longer_wanted, "wantlist_remove", "\"dont need the venusaur anymore\": off the want list"),
     Rule(lambda r: _describes_owned(r.conv, r.intent, r.ent), "owned_among",
          "\"what did i pay for my psa 9\": the owned cards those words fit"),
     Rule(_overpaid_mine, "collection_roi", "\"did i overpay for the X i own\": its value against what I paid"),

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from agent.builtin.classifier import everyday, one_edit
-from agent.builtin.intents import BOUGHT_BY_ME, LIST_COST, PAID_FOR, card_words
+from agent.builtin.intents import BOUGHT_BY_ME, LIST_COST, PAID_FOR, card_words, sale_asked
 from agent.builtin.answers.common import card_label, g, missing, plural, usd
 from agent.builtin.linking import chosen_card, says_my, tied
 from agent.builtin.state import State
@@ -431,6 +431,8 @@ def wantlist(st: State) -> str | None:
     name = g(lst, "name", default="your want list")
     if not total:
         return f"{name[:1].upper() + name[1:]} is empty."
+    if asks_for_sale(st):
+        return _wanted_for_sale(st, name, total, cards)
     if asks_cost(st):
         return _list_cost(name, total, cards)
     member = _membership(st, name, total, cards) if asks_membership(st) else None
@@ -449,6 +451,38 @@ def wantlist(st: State) -> str | None:
     shown = "; ".join(card_label(c) for c in cards)
     more = f" (and {total - len(cards)} more)" if total > len(cards) else ""
     return f"{plural(total, 'card')} on {name}: {shown}{more}."
+
+
+def asks_for_sale(st: State) -> bool:
+    """"which of my wants are for sale", "anything on my list under $20": the wanted cards' listings."""
+    return st.intent is not None and st.intent.name == "wantlist" and st.figure_asked and \
+        sale_asked(st.ent.text, st.ent.max_price)
+
+
+def _wanted_for_sale(st: State, name: str, total: int, cards: list[dict[str, Any]]) -> str:
+    """Each wanted card's active listings (within the price asked), cheapest first; plainly when none is listed."""
+    by_id = {str(c.get("id")): c for c in cards}
+    cap = st.ent.max_price
+    found = []
+    for r in st.many.get("wanted_market", []):
+        card = by_id.get(str(g(g(r, "card", default={}), "card_id", default="")))
+        if not isinstance(r, dict) or card is None:
+            continue
+        prices = [float(x["price"]) for x in g(g(r, "raw", default={}), "records", default=[]) if x.get("price") is not None]
+        prices += [float(x["price"]) for comp in g(r, "graded", default=[]) for gr in g(comp, "grades", default=[])
+                   for x in g(gr, "records", default=[]) if x.get("price") is not None]
+        prices = sorted(p for p in prices if cap is None or p <= cap)
+        if prices:
+            found.append((card, prices))
+    bound = f" under {usd(cap)}" if cap is not None else ""
+    read = len(st.many.get("wanted_market", []))
+    if not found:
+        return (f"No active listings{bound} for any of the {plural(read, 'card')} on your want list ({name}): " +
+                "; ".join(card_label(c) for c in cards[:10]) + "." + (f" ({total - read} more not read.)"
+                                                                        if total > read else ""))
+    shown = "; ".join(f"{card_label(c)}: {plural(len(p), 'listing')}{bound}, cheapest {usd(p[0])}" for c, p in found)
+    return f"{plural(len(found), 'card')} on your want list ({name}) {'is' if len(found) == 1 else 'are'} for sale" + \
+        f"{bound}: {shown}."
 
 
 def asks_cost(st: State) -> bool:
@@ -553,7 +587,7 @@ def _described_wanted(st: State, cards: list[dict[str, Any]]) -> list[dict[str, 
 # a list read out, not a card looked for on it
 _READ_LIST = re.compile(r"^\s*(what|what's|whats|which|show|list|read|pull up|gimme|give me|let me see|display|"
                         r"how many|remind me)\b|\bshow me\b")
-_YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|or no|still|wishlisted|listed|"
+_YES_NO = re.compile(r"\b(is|are|was|were|did|do|does|have|has|already|yet|or not|or no|still|wishlisted|listed|wanted|"
                      r"marked|make it|am i|chasing|hunting)\b")
 # a card and "on my wants?" with no verb: asks whether it is on the list ("venusaur on my wants?")
 _ON_IT_ASKED = re.compile(r"\bon my (want ?list|wish ?list|wants|grails|grail list|chase list|needs? list|list)\s*\?+\s*$")
@@ -569,7 +603,9 @@ def asks_membership(st: State) -> bool:
     bare = _ON_IT_ASKED.search(text) and not re.search(r"\b(what|what's|whats|which)\b", text)
     if st.conv.history and _ANOTHER_CARD.match(text) and st.ent.has_card_words:
         return True   # "what about base set blastoise?" after a want-list question: that card on the list
-    if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare):
+    # a card named with a question mark after it ("wishlist check: base set mewtwo?"): is it on the list
+    marked = text.rstrip().endswith("?") and not re.search(r"\b(what|what's|whats|which|how)\b", text)
+    if _READ_LIST.search(text) or not (_YES_NO.search(text) or bare or marked):
         return False
     return bool(st.ent.has_card_words) or bool(st.conv.history and POINTS_BACK.search(text))
 
@@ -602,7 +638,8 @@ def _membership(st: State, list_name: str, total: int, wanted: list[dict[str, An
     named = next((e.get("name") for e in link.get("entities") or [] if e.get("kind") == "name"
                   and not e.get("alternate")), None)
     if named and options:   # cards the words do not tell apart: none of that name is on it (no one card named)
-        return f"No, no {named} card is on your want list ({list_name}, {plural(total, 'card')} in all)."
+        said = f"{st.ent.year} {named}" if st.ent.year else named   # "no 1989 Ken Griffey Jr. card"
+        return f"No, no {said} card is on your want list ({list_name}, {plural(total, 'card')} in all)."
     return None
 
 
