@@ -920,7 +920,8 @@ def _base_set_of(ents: list[LinkedEntity], text: str) -> list[LinkedEntity]:
     """"sun and moon base set": the first set of the release named just before, not the 1999 Base Set."""
     said = fold(text)
     if not any(e.kind == "release" and not e.alternate and fold(e.name) != "base set" and
-               f"{fold(e.phrase)} base set" in said for e in ents):
+               f"{fold(e.phrase)} base set" in said and  # never "pokemon base set" (a segment word read as a release)
+               not set(fold(e.phrase).split()) <= {*SEGMENT_WORDS, *BRANDS, *DOMAIN_WORDS} for e in ents):
         return ents
     return [e for e in ents if not (e.kind == "release" and fold(e.phrase) == "base set" == fold(e.name))]
 
