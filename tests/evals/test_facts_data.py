@@ -3,20 +3,13 @@ sale to value it by, and a card whose only raw copies for sale are parallels (ne
 
 from __future__ import annotations
 
-import uuid
-
-from evals.facts import FACTS, NO_LISTINGS, NO_PRICE, Env, Identity, _listings
-
-
-def _identity(card: dict) -> Identity:
-    return Identity(card["name"], card["number"], card["releaseName"], str(card.get("releaseYear") or ""),
-                    card.get("setName") or "", uuid.UUID(card["id"]))
+from evals.facts import FACTS, NO_LISTINGS, NO_PRICE, Env, _listings, identity
 
 
 async def test_unpriced_owned_card_expects_no_price_and_raw_parallel_is_the_cheapest_raw(real_fixture, tmp_path):
     from config import Settings
     from evals.collector import real_catalog
-    from evals.realdata import OWNED, find_card
+    from evals.realdata import OWNED
     from tools._registry import invoke
 
     fixture, _ = real_fixture
@@ -28,7 +21,7 @@ async def test_unpriced_owned_card_expects_no_price_and_raw_parallel_is_the_chea
         priced = {c["cardName"] for g in out["groups"] for c in g["topCards"] if c.get("currentValue")}
         assert unpriced and priced
         for owned in OWNED:
-            card = _identity(await find_card(ctx, owned["name"], owned["number"], owned["release"]))
+            card = await identity(env, {k: owned[k] for k in ("name", "number", "release")}, {})
             exp = await FACTS["card_gain"](env, card, None, {})
             if owned["name"] in unpriced:
                 assert exp.says == [NO_PRICE] and not exp.figures, owned["name"]
@@ -36,7 +29,7 @@ async def test_unpriced_owned_card_expects_no_price_and_raw_parallel_is_the_chea
                 assert exp.figures and exp.figures[0][0] == "money", owned["name"]
 
         # 2004 Topps Danny Graves #51: no raw base copy is listed, raw parallels are
-        card = _identity(await find_card(ctx, "Danny Graves", "51", "2004 Topps Baseball"))
+        card = await identity(env, {"name": "Danny Graves", "number": "51", "release": "2004 Topps Baseball"}, {})
         rows = await _listings(env, card)
         raw = [cents for cents, r in rows if r.grade_id is None]
         assert raw and all(r.parallel_id is not None for _, r in rows if r.grade_id is None)
