@@ -63,6 +63,8 @@ LISTED_CARD = Step("list_cards_list", {"listId": "$list_id", "card_id": "$card_i
 OWNED_TIED = (Step("collection_breakdown", {"collectionId": "$collection_id", "groupBy": "player", "take": 100},
                    key="owned", needs=("collection_id",), when="mine_undecided", optional=True),)
 CARD_DETAIL = Step("catalog_card", {"id": "$card_id"}, needs=("card_id",))
+# "is my pc in the green": my gain or loss, a family's own words and an override of a near family alike
+MY_GREEN = re.compile(r"\bmy\b.*\bin the (green|red|black)\b")
 
 
 def _card(*then: tuple[Step, ...], extra: tuple[Step, ...] = ()) -> tuple[tuple[Step, ...], ...]:
@@ -144,7 +146,7 @@ INTENTS: tuple[Intent, ...] = (
                                                            "take": 100}, key="owned", needs=("collection_id",),
                                   when="asks_ranking", optional=True))),
     Intent("collection_roi", r"\b(roi|profit|made money|lost money|making money|losing money|return on)\b|"
-           r"\bmy\b.*\b(up or down|gains?)\b|\bmy\b.*\bin the (green|red|black)\b",
+           r"\bmy\b.*\b(up or down|gains?)\b|" + MY_GREEN.pattern,
            collection=True,
            # a card named ("is my 90 upper deck griffey up"): linked, to tell the owned copy or say it is not owned
            steps=((COLLECTIONS, Step(LINK.tool, LINK.args, key="link", when="names_card_words", optional=True)),
@@ -511,7 +513,6 @@ MY_DOING = re.compile(r"\bhow(?:'?s| is| are)\s+my\b[^?]*\bdoing\b|"
                       r"\bmy\b[^?]{1,60}[,;\-]\s*how(?:'?s| is)\s+(it|that|that one|this one)\s+doing\b")   # "my 86 ozzie, how's it doing"
 MY_UP = re.compile(r"^\s*(is|are)\s+my\b[^?]*\b(up|down)\s*[?!.]*$")
 MY_WHOLE = re.compile(r"\bmy (whole |entire )?(collection|cards|pc)\b")
-MY_GREEN = re.compile(r"\bmy\b.*\bin the (green|red|black)\b")
 UP_DOWN = re.compile(r"\b(up or down|up|down|gain|gained|loss|lost|ahead|behind|underwater|profit)\b")
 # asked whether a card is on the list, mid-sentence ("X, did that make it onto my want list", "X on my
 # wishlist or no"): a question, never an add
