@@ -274,9 +274,11 @@ def _money(v: str, k: str | None = None) -> float:
     slang = SLANG_AMOUNTS.get(words[-1])
     if slang is not None:
         return slang
-    if words[-1] in _UNITS or words[-1] in _TENS_VALUE:   # "ten", "twenty five"
-        return _TENS_VALUE.get(words[-2], 0.0) + _UNITS.get(words[-1], 0.0) if len(words) > 1 and words[-2] in \
-            _TENS_VALUE else _TENS_VALUE.get(words[-1], _UNITS.get(words[-1], 0.0))
+    if words[-1] in _UNITS or words[-1] in _TENS_VALUE:   # "ten", "twenty", "twenty five"
+        tens = _TENS_VALUE.get(words[-2], 0.0) if len(words) > 1 else 0.0
+        if tens:
+            return tens + _UNITS.get(words[-1], 0.0)
+        return _TENS_VALUE.get(words[-1], _UNITS.get(words[-1], 0.0))
     n = float(v.replace(",", ""))
     return n * 1000 if k else n
 
